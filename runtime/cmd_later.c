@@ -1,0 +1,27 @@
+/* Commands whose issues are still open: a clear error, never a pretence. */
+#include "runtime/commands.h"
+
+int cmd_checkpoint(int argc, char **argv)
+{
+	return fail("checkpoint: not implemented yet (CRIU support is tracked as its own issue)");
+}
+
+int cmd_restore(int argc, char **argv)
+{
+	return fail("restore: not implemented yet (CRIU support is tracked as its own issue)");
+}
+
+int cmd_exec(int argc, char **argv)
+{
+	return fail("exec: not implemented yet");
+}
+
+int cmd_update(int argc, char **argv)
+{
+	return fail("update: not implemented yet");
+}
+
+int cmd_events(int argc, char **argv)
+{
+	return fail("events: not implemented yet");
+}

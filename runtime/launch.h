@@ -1,0 +1,41 @@
+/* create and run: the parent side (launch.c) and the container's init (init.c). */
+#ifndef UNIRUN_LAUNCH_H
+#define UNIRUN_LAUNCH_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+#include "cgroup/cgroup.h"
+#include "runtime/container.h"
+#include "spec/config.h"
+
+struct launch_opts {
+	const char *root, *id, *bundle, *pid_file, *console_socket;
+	bool no_pivot, no_new_keyring, detach;
+	int preserve_fds;
+};
+
+struct launch {
+	const struct launch_opts *o;
+	struct oci_config *cfg;
+	char *bundle, *rootfs;      /* absolute */
+	struct cgroup cg;
+	struct container ct;
+	int sync[2];                /* [0] parent, [1] child */
+	int fifo_fd;                /* O_PATH to exec.fifo, for init */
+	int clone_flags;            /* namespaces clone3 creates */
+	bool two_step;              /* setns/unshare + fork in the child */
+	bool userns;                /* a new user namespace */
+	pid_t child, pid;           /* clone3's child, and the container's init */
+	int pidfd;
+	int console_master;
+};
+
+/* Everything of create up to "created"; returns with the container locked. */
+int launch_create(struct launch *l, struct uerr *e);
+void launch_cleanup(struct launch *l);
+/* The child: never returns. */
+__attribute__((noreturn)) void init_main(struct launch *l);
+/* Parent side of start: release init, run poststart hooks. */
+int container_start(struct container *c, struct uerr *e);
+
+#endif

@@ -1,0 +1,27 @@
+/* The container process's attributes: rlimits, identity, capabilities,
+ * scheduling, the executable. Used by init and by exec. */
+#ifndef UNIRUN_PROCESS_H
+#define UNIRUN_PROCESS_H
+
+#include <stdbool.h>
+#include "lib/error.h"
+#include "spec/config.h"
+
+/* Check names and values that only the host can judge (capability names…). */
+int proc_check(const struct oci_process *p, const char *path, struct uerr *e);
+int proc_find_exe(const struct oci_process *p, char **exe, struct uerr *e);
+int proc_rlimits(const struct oci_process *p, struct uerr *e);
+int proc_sched(const struct oci_process *p, struct uerr *e);
+/* setgroups/setgid/setuid keeping the capabilities we are about to set. */
+int proc_identity(const struct oci_process *p, bool setgroups_allowed, struct uerr *e);
+int proc_drop_bounding(const struct oci_process *p, struct uerr *e);
+int proc_caps(const struct oci_process *p, struct uerr *e);
+int proc_affinity(const char *cpus, const char *what, struct uerr *e);
+/* Close every fd from `from` up at exec (CLOSE_RANGE_CLOEXEC). */
+void proc_cloexec_from(int from);
+
+/* runtime/seccomp.c: build the filter; load it (returns the notify fd or -1). */
+int seccomp_check(const struct oci_seccomp *s, struct uerr *e);
+int seccomp_apply(const struct oci_seccomp *s, bool no_new_privs, int *notify_fd, struct uerr *e);
+
+#endif
