@@ -80,9 +80,10 @@ int cmd_create(int argc, char **argv)
 	r = launch_create(&l, &e);
 	if (r < 0) {
 		launch_cleanup(&l);
-		return fail("create %s: %s", o.id, e.msg);
+		fail("create %s: %s", o.id, e.msg);
 	}
-	return 0;
+	launch_free(&l);
+	return r < 0 ? 1 : 0;
 }
 
 /* Release the init blocked on exec.fifo and wait for its byte (or its death). */
@@ -231,16 +232,19 @@ int cmd_run(int argc, char **argv)
 		r = container_start(&l.ct, &e);
 	if (r < 0) {
 		launch_cleanup(&l);
-		return fail("run %s: %s", o.id, e.msg);
+		fail("run %s: %s", o.id, e.msg);
 	}
-	if (o.detach)
-		return 0;
+	if (r < 0 || o.detach) {
+		launch_free(&l);
+		return r < 0 ? 1 : 0;
+	}
 	/* Others (kill, exec, state) need the lock while we wait. */
 	flock(l.ct.dirfd, LOCK_UN);
 	code = wait_container(&l);
 	flock(l.ct.dirfd, LOCK_EX);
 	if (container_destroy(&l.ct, &e) < 0)
 		log_warn("run %s: %s", o.id, e.msg);
+	launch_free(&l);
 	return code;
 }
 

@@ -264,6 +264,11 @@ void init_main(struct launch *l)
 	struct uerr e = { 0 };
 
 	sync_fd = l->sync[1];
+	/* Our copy of the state dir fd would hold create's flock until exec. */
+	close(l->ct.dirfd);
+	close(l->cg.dirfd);
+	if (l->pidfd >= 0)
+		close(l->pidfd);
 	container_init(l, &e);
 	/* Before READY the parent reports it; after, only stderr is left. */
 	if (sync_fd < 0 || sync_send_err(sync_fd, &e) < 0)

@@ -330,6 +330,7 @@ int launch_create(struct launch *l, struct uerr *e)
 
 	l->sync[0] = l->sync[1] = l->fifo_fd = l->pidfd = l->console_master = -1;
 	l->cg.dirfd = -1;
+	l->ct.dirfd = -1;
 	l->bundle = realpath(o->bundle ? o->bundle : ".", NULL);
 	if (!l->bundle)
 		return uerr_sys(e, "--bundle %s", o->bundle ? o->bundle : ".");
@@ -365,6 +366,26 @@ int launch_create(struct launch *l, struct uerr *e)
 	if ((r = serve_child(l, e)) < 0)
 		return r;
 	return record_state(l, e);
+}
+
+void launch_free(struct launch *l)
+{
+	if (l->sync[0] >= 0)
+		close(l->sync[0]);
+	if (l->fifo_fd >= 0)
+		close(l->fifo_fd);
+	if (l->pidfd >= 0)
+		close(l->pidfd);
+	if (l->console_master >= 0)
+		close(l->console_master);
+	l->sync[0] = l->fifo_fd = l->pidfd = l->console_master = -1;
+	cg_release(&l->cg);
+	container_close(&l->ct);
+	config_free(l->cfg);
+	free(l->bundle);
+	free(l->rootfs);
+	l->cfg = NULL;
+	l->bundle = l->rootfs = NULL;
 }
 
 void launch_cleanup(struct launch *l)

@@ -33,6 +33,8 @@ struct launch {
 /* Everything of create up to "created"; returns with the container locked. */
 int launch_create(struct launch *l, struct uerr *e);
 void launch_cleanup(struct launch *l);
+/* Release memory and fds (after success or cleanup). */
+void launch_free(struct launch *l);
 /* The child: never returns. */
 __attribute__((noreturn)) void init_main(struct launch *l);
 /* Parent side of start: release init, run poststart hooks. */

@@ -9,8 +9,6 @@
 #include "runtime/commands.h"
 #include "runtime/log.h"
 
-struct globals G = { .root = "/run/unirun", .rootless = -1 };
-
 static const struct {
 	const char *name;
 	cmd_fn fn;
@@ -34,28 +32,6 @@ static const struct {
 	{ "checkpoint", cmd_checkpoint, "checkpoint a running container (CRIU)" },
 	{ "restore", cmd_restore, "restore a container from a checkpoint (CRIU)" },
 };
-
-int fail(const char *fmt, ...)
-{
-	char msg[2048];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	log_error("%s", msg);
-	return 1;
-}
-
-int need_id(const char *cmd, int argc, char **argv, int optind_, const char **id)
-{
-	if (argc - optind_ < 1)
-		return fail("%s: a container id is required (see unirun %s --help)", cmd, cmd);
-	if (argc - optind_ > 1 && strcmp(cmd, "exec"))
-		return fail("%s: exactly one container id is expected, got \"%s\" too", cmd, argv[optind_ + 1]);
-	*id = argv[optind_];
-	return 0;
-}
 
 static void usage(FILE *f)
 {

@@ -149,7 +149,7 @@ int j_u64(struct jctx *c, yajl_val v, const char *path, void *out)
 {
 	/* yajl keeps integers as int64; a uint64 above INT64_MAX comes as a double. */
 	if (YAJL_IS_DOUBLE(v) && !YAJL_IS_INTEGER(v) && v->u.number.d >= 9.2e18 &&
-	    v->u.number.d < 1.8446744073709552e19 && !strpbrk(v->u.number.r, ".eE-")) {
+	    v->u.number.d <= 1.8446744073709552e19 && !strpbrk(v->u.number.r, ".eE-")) {
 		*(uint64_t *)out = strtoull(v->u.number.r, NULL, 10);
 		return 0;
 	}
