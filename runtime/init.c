@@ -264,6 +264,14 @@ void init_main(struct launch *l)
 	struct uerr e = { 0 };
 
 	sync_fd = l->sync[1];
+	/* The container starts clean: no ignored or blocked signals inherited
+	 * from whoever ran us (a background shell ignores SIGINT, for one). */
+	sigset_t none;
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sig != SIGKILL && sig != SIGSTOP)
+			signal(sig, SIG_DFL);
 	/* Our copy of the state dir fd would hold create's flock until exec. */
 	close(l->ct.dirfd);
 	close(l->cg.dirfd);

@@ -78,10 +78,13 @@ test_delete_of_a_created_container() {
 }
 
 test_kill_by_name_and_number() {
+	cfg '.root.readonly = false'
 	local sig
 	for sig in TERM SIGKILL 9 sigint; do
 		# pid 1 of the namespace: only signals it handles reach it (KILL aside).
-		start_bg c1 sh -c 'trap "exit 7" TERM INT; while :; do sleep 0.05; done' || return 1
+		rm -f "$BUNDLE/rootfs/tmp/trapped"
+		start_bg c1 sh -c 'trap "exit 7" TERM INT; touch /tmp/trapped; while :; do sleep 0.05; done' || return 1
+		wait_for test -e "$BUNDLE/rootfs/tmp/trapped" || return 1
 		run_ok rt kill c1 "$sig" || return 1
 		wait_for sh -c "[ \"\$($UNIRUN --root $ROOT state c1 | jq -r .status)\" = stopped ]" || return 1
 		run_ok rt delete c1 || return 1
