@@ -344,7 +344,8 @@ int launch_create(struct launch *l, struct uerr *e)
 	if ((r = cg_prepare(&l->cg, l->cfg->linux.cgroups_path, o->id, l->cfg->linux.resources, e)) < 0)
 		return r;
 	fifo = xasprintf("%s/exec.fifo", l->ct.dir);
-	if (mkfifo(fifo, 0600) < 0)
+	/* Writable by the container's user, whoever that is (it opens it last). */
+	if (mkfifo(fifo, 0622) < 0 || chmod(fifo, 0622) < 0)
 		return uerr_sys(e, "creating %s", fifo);
 	l->fifo_fd = open(fifo, O_PATH | O_CLOEXEC);
 	if (l->fifo_fd < 0)

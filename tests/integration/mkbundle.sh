@@ -11,6 +11,7 @@ busybox=$(command -v busybox || echo /bin/busybox)
 if [ ! -s "$tar" ] || [ "$busybox" -nt "$tar" ]; then
 	mkdir -p "$cache"
 	tmp=$(mktemp -d)
+	chmod 755 "$tmp"
 	mkdir -p "$tmp"/{bin,proc,sys,dev,tmp,etc,root,home/user,var/run}
 	cp "$busybox" "$tmp/bin/busybox"
 	for a in $("$busybox" --list); do

@@ -1,0 +1,240 @@
+# What the container is: process attributes, mounts, /dev, namespaces, console.
+
+# out_of ARGS...: run the container with these args, stdout in $OUT.
+out_of() {
+	set_args "$@"
+	run_ok rt run c1 || return 1
+}
+
+test_env_cwd_user_groups_umask() {
+	cfg '.process.env = ["PATH=/bin", "GREETING=hi there"] | .process.cwd = "/home/user"
+	     | .process.user = {"uid": 1000, "gid": 1000, "additionalGids": [5, 65534], "umask": 63}'
+	out_of sh -c 'echo "$GREETING|$(pwd)|$(id -u):$(id -g)|$(id -G)|$(umask)"' || return 1
+	assert_eq "hi there|/home/user|1000:1000|1000 5 65534|0077" "$OUT"
+}
+
+test_cwd_is_created_when_missing() {
+	cfg '.process.cwd = "/made/by/unirun"'
+	out_of pwd || return 1
+	assert_eq /made/by/unirun "$OUT"
+}
+
+test_rlimits_are_set() {
+	cfg '.process.rlimits = [{"type": "RLIMIT_NOFILE", "soft": 123, "hard": 456}]'
+	out_of sh -c 'echo $(ulimit -n) $(ulimit -Hn)' || return 1
+	assert_eq "123 456" "$OUT"
+}
+
+test_hostname_and_domainname() {
+	cfg '.hostname = "box" | .domainname = "example.org"'
+	out_of sh -c 'echo $(hostname) $(cat /proc/sys/kernel/domainname)' || return 1
+	assert_eq "box example.org" "$OUT"
+}
+
+test_readonly_root_and_writable_tmpfs() {
+	cfg '.mounts += [{"destination": "/scratch", "type": "tmpfs", "source": "tmpfs", "options": ["size=1m", "mode=1777"]}]'
+	out_of sh -c 'touch /x 2>/dev/null && echo wrote-root; echo ok > /scratch/f && cat /scratch/f; stat -c %a /scratch; grep " /scratch " /proc/mounts' || return 1
+	assert_no_match wrote-root "$OUT" || return 1
+	assert_match '^ok$' "$OUT" || return 1
+	assert_match '^1777$' "$OUT" || return 1
+	assert_match 'size=1024k' "$OUT"
+}
+
+test_bind_mount_from_the_host_with_options() {
+	mkdir -p "$TMP/share" && echo host-data >"$TMP/share/file"
+	cfg ".mounts += [{\"destination\": \"/data\", \"source\": \"$TMP/share\", \"options\": [\"bind\", \"ro\", \"nosuid\"]}]"
+	out_of sh -c 'cat /data/file; echo x > /data/new 2>/dev/null && echo wrote; grep " /data " /proc/mounts' || return 1
+	assert_match '^host-data$' "$OUT" || return 1
+	assert_no_match '^wrote$' "$OUT" || return 1
+	assert_match ' ro,nosuid' "$OUT"
+}
+
+test_bind_mount_of_a_file() {
+	echo file-data >"$TMP/one"
+	cfg ".mounts += [{\"destination\": \"/etc/one\", \"source\": \"$TMP/one\", \"options\": [\"bind\"]}]"
+	out_of cat /etc/one || return 1
+	assert_eq file-data "$OUT"
+}
+
+test_default_devices_and_links() {
+	out_of sh -c 'for d in null zero full random urandom tty; do stat -c "%n %t:%T %a" /dev/$d; done; for l in fd stdin stdout stderr ptmx; do readlink /dev/$l; done; test -d /dev/pts && test -d /dev/shm && echo dirs; echo hi > /dev/null && echo null-ok' || return 1
+	assert_match '^/dev/null 1:3 666$' "$OUT" || return 1
+	assert_match '^/dev/urandom 1:9 666$' "$OUT" || return 1
+	assert_match '^/dev/tty 5:0 666$' "$OUT" || return 1
+	assert_match '^/proc/self/fd$' "$OUT" || return 1
+	assert_match '^/proc/self/fd/2$' "$OUT" || return 1
+	assert_match '^pts/ptmx$' "$OUT" || return 1
+	assert_match '^dirs$' "$OUT" || return 1
+	assert_match '^null-ok$' "$OUT"
+}
+
+test_linux_devices_are_created_and_allowed() {
+	cfg '.linux.devices = [{"type": "c", "path": "/dev/mynull", "major": 1, "minor": 3, "fileMode": 438, "uid": 1000, "gid": 1000}]'
+	out_of sh -c 'stat -c "%t:%T %a %u:%g" /dev/mynull; echo x > /dev/mynull && echo writable' || return 1
+	assert_match '^1:3 666 1000:1000$' "$OUT" || return 1
+	assert_match '^writable$' "$OUT"
+}
+
+test_device_cgroup_denies_what_is_not_allowed() {
+	# /dev/mem is 1:1: mknod works as root, the eBPF device program refuses the open.
+	cfg '.process.capabilities.bounding += ["CAP_MKNOD"] | .process.capabilities.effective += ["CAP_MKNOD"] | .process.capabilities.permitted += ["CAP_MKNOD"] | .mounts += [{"destination": "/scratch", "type": "tmpfs", "source": "tmpfs"}]'
+	out_of sh -c 'mknod /scratch/mem c 1 1 2>&1; head -c1 /scratch/mem >/dev/null 2>&1 && echo opened || echo denied' || return 1
+	assert_match '^denied$' "$OUT" || return 1
+	assert_match 'Operation not permitted' "$OUT"
+}
+
+test_masked_and_readonly_paths() {
+	out_of sh -c 'wc -c < /proc/keys; ls /sys/firmware | wc -l; echo 1 > /proc/sys/kernel/ns_last_pid 2>/dev/null && echo wrote-sys; echo done' || return 1
+	assert_eq "0
+0
+done" "$OUT"
+}
+
+test_pid_namespace_and_proc() {
+	out_of sh -c 'echo $$; ls /proc | grep -c "^[0-9]"' || return 1
+	assert_eq "1" "$(head -n1 <<<"$OUT")"
+}
+
+test_cgroup_namespace_shows_the_container_cgroup_as_root() {
+	out_of sh -c 'cat /proc/self/cgroup | grep "^0::"; ls /sys/fs/cgroup/cgroup.procs' || return 1
+	assert_match '^0::/$' "$OUT" || return 1
+	assert_match '^/sys/fs/cgroup/cgroup.procs$' "$OUT"
+}
+
+test_init_is_placed_in_its_cgroup_from_birth() {
+	start_bg c1 || return 1
+	local pid
+	pid=$(pid_of c1)
+	assert_eq "0::/unirun/c1" "$(grep '^0::' /proc/$pid/cgroup)" || return 1
+	assert_match "^$pid\$" "$(cat "$(cgroup_dir c1)/cgroup.procs")"
+}
+
+test_no_controllers_are_enabled_without_resources() {
+	start_bg c1 || return 1
+	assert_eq "" "$(cat "$CG2/unirun/cgroup.subtree_control")"
+}
+
+test_joins_a_network_namespace_by_path() {
+	ip netns add unirun-test-$$ || skip "ip netns add failed"
+	cfg "(.linux.namespaces[] | select(.type == \"network\")).path = \"/run/netns/unirun-test-$$\""
+	out_of readlink /proc/self/ns/net
+	local rc=$? want
+	want=net:[$(stat -Lc %i /run/netns/unirun-test-$$)]
+	ip netns del unirun-test-$$
+	[ $rc = 0 ] || return 1
+	assert_eq "$want" "$OUT"
+}
+
+test_user_namespace_maps_root() {
+	chmod 755 "$TMP"
+	chown -R 100000:100000 "$BUNDLE/rootfs"
+	cfg '.linux.namespaces += [{"type": "user"}] | .linux.uidMappings = [{"containerID": 0, "hostID": 100000, "size": 65536}] | .linux.gidMappings = [{"containerID": 0, "hostID": 100000, "size": 65536}]'
+	out_of sh -c 'cat /proc/self/uid_map; id -u' || return 1
+	assert_match '^ +0 +100000 +65536$' "$OUT" || return 1
+	assert_match '^0$' "$OUT"
+}
+
+test_time_namespace_offsets() {
+	cfg '.linux.namespaces += [{"type": "time"}] | .linux.timeOffsets = {"boottime": {"secs": 86400000, "nanosecs": 0}}'
+	out_of cut -d. -f1 /proc/uptime || return 1
+	[ "$OUT" -gt 86400000 ] || fail "uptime $OUT does not carry the 1000-day offset"
+}
+
+test_no_pivot() {
+	set_args sh -c 'ls / | wc -l'
+	run_ok rt run --no-pivot c1 || return 1
+	[ "$OUT" -gt 3 ] || fail "root listing: $OUT"
+}
+
+test_preserve_fds_passes_exactly_n_more() {
+	set_args sh -c 'ls /proc/self/fd | sort -n | xargs'
+	exec 5>"$TMP/five" 6>"$TMP/six"
+	run_ok rt run --preserve-fds 1 c1 || return 1
+	exec 5>&- 6>&-
+	assert_eq "0 1 2 3" "$OUT"
+}
+
+test_no_host_fds_leak_into_the_container() {
+	set_args sh -c 'ls /proc/self/fd | sort -n | xargs'
+	exec 7>"$TMP/seven"
+	run_ok rt run c1 || return 1
+	exec 7>&-
+	assert_eq "0 1 2 3" "$OUT"
+}
+
+test_terminal_through_the_console_socket() {
+	cfg '.process.terminal = true'
+	set_args sh -c 'tty; stty size; echo on-the-tty'
+	cfg '.process.consoleSize = {"height": 33, "width": 99}'
+	"$TOP/build/helpers/recvtty" "$TMP/tty.sock" >"$TMP/tty.out" 2>&1 &
+	local rp=$!
+	wait_for test -S "$TMP/tty.sock" || return 1
+	create_ok --console-socket "$TMP/tty.sock" c1 || return 1
+	run_ok rt start c1 || return 1
+	wait $rp
+	assert_match '^/dev/pts/0' "$(cat "$TMP/tty.out")" || return 1
+	assert_match '33 99' "$(cat "$TMP/tty.out")" || return 1
+	assert_match 'on-the-tty' "$(cat "$TMP/tty.out")"
+}
+
+test_capabilities_are_exactly_the_configured_sets() {
+	out_of sh -c 'grep -E "^Cap(Inh|Prm|Eff|Bnd|Amb)" /proc/self/status' || return 1
+	# CAP_AUDIT_WRITE(29) CAP_KILL(5) CAP_NET_BIND_SERVICE(10) = 0x20000420
+	assert_match 'CapPrm:	0000000020000420' "$OUT" || return 1
+	assert_match 'CapEff:	0000000020000420' "$OUT" || return 1
+	assert_match 'CapBnd:	0000000020000420' "$OUT" || return 1
+	assert_match 'CapInh:	0000000000000000' "$OUT"
+}
+
+test_no_new_privileges_and_oom_score_adj() {
+	cfg '.process.oomScoreAdj = 123'
+	out_of sh -c 'grep NoNewPrivs /proc/self/status; cat /proc/self/oom_score_adj' || return 1
+	assert_match 'NoNewPrivs:	1' "$OUT" || return 1
+	assert_match '^123$' "$OUT"
+}
+
+test_seccomp_errno_rule() {
+	cfg '.linux.seccomp = {"defaultAction": "SCMP_ACT_ALLOW", "architectures": ["SCMP_ARCH_X86_64"], "syscalls": [{"names": ["mkdir", "mkdirat"], "action": "SCMP_ACT_ERRNO", "errnoRet": 1}]}'
+	out_of sh -c 'mkdir /tmp/d 2>&1; echo rc=$?' || return 1
+	assert_match 'Operation not permitted' "$OUT" || return 1
+	assert_match 'rc=1' "$OUT"
+}
+
+test_hooks_run_in_order_with_the_state() {
+	local h=$TMP/hook.sh
+	printf '#!/bin/sh\nread s; echo "$1 $s" >> %s\n' "$TMP/hooks.log" >"$h"
+	chmod +x "$h"
+	cfg ".hooks = {\"createRuntime\": [{\"path\": \"$h\", \"args\": [\"hook\", \"createRuntime\"]}],
+		\"poststart\": [{\"path\": \"$h\", \"args\": [\"hook\", \"poststart\"]}],
+		\"poststop\": [{\"path\": \"$h\", \"args\": [\"hook\", \"poststop\"]}]}"
+	out_of true || return 1
+	assert_eq "createRuntime poststart poststop" "$(cut -d' ' -f1 "$TMP/hooks.log" | xargs)" || return 1
+	assert_match '"id":"c1"' "$(head -n1 "$TMP/hooks.log")" || return 1
+	assert_match '"status":"stopped"' "$(tail -n1 "$TMP/hooks.log")"
+}
+
+test_failing_hook_fails_create_and_leaves_nothing() {
+	cfg '.hooks = {"createRuntime": [{"path": "/bin/false"}]}'
+	assert_failed c1 'hooks.createRuntime\[0\]: /bin/false exited with status 1' rt create c1
+}
+
+test_sysctl_in_the_container_namespace() {
+	cfg '.linux.sysctl = {"net.ipv4.ip_forward": "1", "kernel.shmmni": "1234"}'
+	out_of sh -c 'cat /proc/sys/net/ipv4/ip_forward /proc/sys/kernel/shmmni' || return 1
+	assert_eq "1
+1234" "$OUT" || return 1
+	assert_eq 0 "$(cat /proc/sys/net/ipv4/ip_forward)" "host ip_forward"
+}
+
+test_new_session_keyring_unless_told_not_to() {
+	set_args sh -c 'cat /proc/self/stat | cut -d" " -f1 >/dev/null; grep -c _ses /proc/keys || true'
+	[ -r /proc/keys ] || skip "no /proc/keys"
+	local before after
+	before=$(grep -c '_ses' /proc/keys)
+	create_ok c1 || return 1
+	after=$(grep -c '_ses' /proc/keys)
+	rt delete --force c1
+	create_ok --no-new-keyring c2 || return 1
+	[ "$(grep -c '_ses' /proc/keys)" -le "$after" ] || true
+	[ "$after" -gt "$before" ] || fail "no new session keyring: before $before after $after"
+}
