@@ -92,10 +92,14 @@ unit: $(UNIT_BINS) $(UNIT_SAN_BINS)
 # `make check` runs everything: unit tests (plain and sanitized), the
 # integration suite against ./unirun and against the sanitized build, and the
 # cgroup2 guest suite. tests/check.sh adds up the counts.
-check: unirun build-san/unirun unit helpers
+check:
+	$(Q)bash tests/deps.sh
+	$(Q)$(MAKE) -s unirun build-san/unirun unit helpers
 	$(Q)bash tests/check.sh
 
-demo: unirun
+demo:
+	$(Q)bash tests/deps.sh
+	$(Q)$(MAKE) -s unirun
 	$(Q)bash tests/demo.sh
 
 bench: unirun helpers

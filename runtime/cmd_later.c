@@ -11,11 +11,6 @@ int cmd_restore(int argc, char **argv)
 	return fail("restore: not implemented yet (CRIU support is tracked as its own issue)");
 }
 
-int cmd_exec(int argc, char **argv)
-{
-	return fail("exec: not implemented yet");
-}
-
 int cmd_update(int argc, char **argv)
 {
 	return fail("update: not implemented yet");

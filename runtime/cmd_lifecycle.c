@@ -167,11 +167,12 @@ static void copy_fd(int from, int to)
 		write_all(to, buf, (size_t)n);
 }
 
-/* run in the foreground: forward signals, relay a terminal, reap, report. */
-static int wait_container(struct launch *l)
+/* A foreground process (run, exec): forward signals, relay a terminal,
+ * reap, and return its status the shell way (128+signal when killed). */
+int wait_process(pid_t pid, int console_master)
 {
 	sigset_t set;
-	int sfd, status = 0, pidfd = (int)syscall(SYS_pidfd_open, l->pid, 0);
+	int sfd, status = 0, pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	struct termios saved;
 	bool raw = false;
 
@@ -181,29 +182,29 @@ static int wait_container(struct launch *l)
 	sigaddset(&set, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &set, NULL);
 	sfd = signalfd(-1, &set, SFD_CLOEXEC);
-	if (l->console_master >= 0 && isatty(0) && tcgetattr(0, &saved) == 0) {
+	if (console_master >= 0 && isatty(0) && tcgetattr(0, &saved) == 0) {
 		struct termios t = saved;
 		cfmakeraw(&t);
 		raw = tcsetattr(0, TCSANOW, &t) == 0;
 	}
 	for (;;) {
-		struct pollfd p[3] = { { .fd = sfd, .events = POLLIN }, { .fd = l->console_master, .events = POLLIN },
-				       { .fd = l->console_master >= 0 ? 0 : -1, .events = POLLIN } };
-		if (waitpid(l->pid, &status, WNOHANG) == l->pid)
+		struct pollfd p[3] = { { .fd = sfd, .events = POLLIN }, { .fd = console_master, .events = POLLIN },
+				       { .fd = console_master >= 0 ? 0 : -1, .events = POLLIN } };
+		if (waitpid(pid, &status, WNOHANG) == pid)
 			break;
 		if (poll(p, 3, pidfd >= 0 ? -1 : 100) < 0 && errno != EINTR)
 			break;
 		if (p[0].revents & POLLIN) {
 			struct signalfd_siginfo si;
 			if (read(sfd, &si, sizeof(si)) == sizeof(si) && si.ssi_signo != SIGCHLD)
-				kill(l->pid, (int)si.ssi_signo);
+				kill(pid, (int)si.ssi_signo);
 		}
 		if (p[1].revents & POLLIN)
-			copy_fd(l->console_master, 1);
+			copy_fd(console_master, 1);
 		else if (p[1].revents & (POLLHUP | POLLERR))
-			l->console_master = -1;
+			console_master = -1;
 		if (p[2].revents & POLLIN)
-			copy_fd(0, l->console_master);
+			copy_fd(0, console_master);
 		else if (p[2].revents & (POLLHUP | POLLERR))
 			p[2].fd = -1;
 	}
@@ -240,7 +241,7 @@ int cmd_run(int argc, char **argv)
 	}
 	/* Others (kill, exec, state) need the lock while we wait. */
 	flock(l.ct.dirfd, LOCK_UN);
-	code = wait_container(&l);
+	code = wait_process(l.pid, l.console_master);
 	flock(l.ct.dirfd, LOCK_EX);
 	if (container_destroy(&l.ct, &e) < 0)
 		log_warn("run %s: %s", o.id, e.msg);

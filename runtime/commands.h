@@ -39,4 +39,7 @@ int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "COMMAND: exactly one container id is required" etc. */
 int need_id(const char *cmd, int argc, char **argv, int optind_, const char **id);
 
+#include <sys/types.h>
+int wait_process(pid_t pid, int console_master);
+
 #endif

@@ -266,11 +266,6 @@ static int serve_child(struct launch *l, struct uerr *e)
 	}
 }
 
-static bool needs_saved_config(const struct oci_config *c)
-{
-	return c->hooks.n[HOOK_POSTSTART] || c->hooks.n[HOOK_POSTSTOP];
-}
-
 static int record_state(struct launch *l, struct uerr *e)
 {
 	struct cstate *st = xcalloc(1, sizeof(*st));
@@ -294,7 +289,8 @@ static int record_state(struct launch *l, struct uerr *e)
 	st->annotations = l->cfg->annotations;
 	st->cgroup = l->cg.path;
 	st->cgroup_created = l->cg.created;
-	st->saved_config = needs_saved_config(l->cfg);
+	/* exec needs the container's process defaults, and hooks run later. */
+	st->saved_config = true;
 	if (st->saved_config) {
 		_cleanup_free_ char *src = xasprintf("%s/config.json", l->bundle);
 		_cleanup_free_ char *dst = xasprintf("%s/config.json", l->ct.dir);

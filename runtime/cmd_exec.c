@@ -1,0 +1,340 @@
+/* exec: a new process in a running container. Its namespaces are joined
+ * through a pidfd of the init, and it is born in the container's cgroup
+ * (clone3 CLONE_INTO_CGROUP), then made what the process says. */
+#include <fcntl.h>
+#include <getopt.h>
+#include <linux/sched.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/file.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "lib/util.h"
+#include "ns/ns.h"
+#include "runtime/commands.h"
+#include "runtime/container.h"
+#include "runtime/process.h"
+#include "runtime/sync.h"
+
+struct exec_opts {
+	const char *process_file, *console_socket, *pid_file, *cwd, *user, *id;
+	char **env, **caps;
+	size_t n_env, n_caps;
+	uint32_t *gids;
+	size_t n_gids;
+	bool tty, detach, no_new_privs, ignore_paused;
+	int preserve_fds;
+	char **args;
+};
+
+static int parse_exec_opts(int argc, char **argv, struct exec_opts *o)
+{
+	static const struct option opts[] = {
+		{ "process", required_argument, NULL, 'p' }, { "tty", no_argument, NULL, 't' },
+		{ "console-socket", required_argument, NULL, 'C' }, { "detach", no_argument, NULL, 'd' },
+		{ "pid-file", required_argument, NULL, 'P' }, { "cwd", required_argument, NULL, 'w' },
+		{ "env", required_argument, NULL, 'e' }, { "user", required_argument, NULL, 'u' },
+		{ "additional-gids", required_argument, NULL, 'g' }, { "cap", required_argument, NULL, 'c' },
+		{ "no-new-privs", no_argument, NULL, 'n' }, { "preserve-fds", required_argument, NULL, 'F' },
+		{ "ignore-paused", no_argument, NULL, 'I' }, { 0 }
+	};
+	uint64_t n;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "+p:tdw:e:u:g:c:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'p': o->process_file = optarg; break;
+		case 't': o->tty = true; break;
+		case 'C': o->console_socket = optarg; break;
+		case 'd': o->detach = true; break;
+		case 'P': o->pid_file = optarg; break;
+		case 'w': o->cwd = optarg; break;
+		case 'e':
+			o->env = xrealloc(o->env, (o->n_env + 2) * sizeof(char *));
+			o->env[o->n_env++] = optarg;
+			o->env[o->n_env] = NULL;
+			break;
+		case 'u': o->user = optarg; break;
+		case 'g':
+			if (parse_u64(optarg, &n) < 0 || n > UINT32_MAX)
+				return fail("exec: --additional-gids: \"%s\" is not a gid", optarg);
+			o->gids = xrealloc(o->gids, (o->n_gids + 1) * sizeof(uint32_t));
+			o->gids[o->n_gids++] = (uint32_t)n;
+			break;
+		case 'c':
+			o->caps = xrealloc(o->caps, (o->n_caps + 2) * sizeof(char *));
+			o->caps[o->n_caps++] = optarg;
+			o->caps[o->n_caps] = NULL;
+			break;
+		case 'n': o->no_new_privs = true; break;
+		case 'F':
+			if (parse_u64(optarg, &n) < 0 || n > 65536)
+				return fail("exec: --preserve-fds: \"%s\" is not a number of fds", optarg);
+			o->preserve_fds = (int)n;
+			break;
+		case 'I': o->ignore_paused = true; break;
+		default:
+			return fail("exec: unknown option (see unirun exec --help)");
+		}
+	}
+	if (argc - optind < 1)
+		return fail("exec: a container id is required (see unirun exec --help)");
+	o->id = argv[optind];
+	o->args = argv + optind + 1;
+	if (!o->process_file && !o->args[0])
+		return fail("exec: a command (or --process FILE) is required");
+	if (o->process_file && o->args[0])
+		return fail("exec: give either --process or a command, not both");
+	if (o->console_socket && !o->tty)
+		return fail("exec: --console-socket needs --tty");
+	if (o->tty && o->detach && !o->console_socket)
+		return fail("exec: --tty with --detach needs --console-socket");
+	return 0;
+}
+
+/* Add caps to every set but ambient (runc's --cap). */
+static char **add_caps(struct arena *a, char **set, char **extra)
+{
+	size_t n = strv_len(set), m = strv_len(extra);
+	char **out = arena_alloc(a, (n + m + 1) * sizeof(char *));
+
+	memcpy(out, set, n * sizeof(char *));
+	memcpy(out + n, extra, m * sizeof(char *));
+	return out;
+}
+
+static char **concat_env(struct arena *a, char **base, char **extra)
+{
+	return add_caps(a, base, extra);
+}
+
+/* The process to run: --process FILE as is, or the container's process with
+ * the command line's overrides. */
+static int build_process(const struct exec_opts *o, struct oci_config *cfg,
+			 struct oci_process_doc **doc, struct oci_process **out)
+{
+	struct uerr e = { 0 };
+	struct oci_process *p;
+
+	if (o->process_file) {
+		_cleanup_free_ char *text = NULL;
+		int r = read_file_at(AT_FDCWD, o->process_file, &text, NULL);
+		if (r < 0)
+			return fail("exec: --process %s: %s", o->process_file, strerror(-r));
+		*doc = process_parse(text, o->process_file, &e);
+		if (!*doc)
+			return fail("exec: %s", e.msg);
+		*out = (*doc)->process;
+		return 0;
+	}
+	p = arena_alloc(&cfg->arena, sizeof(*p));
+	*p = *cfg->process;
+	p->args = o->args;
+	p->terminal = o->tty;
+	p->console_size.given = false;
+	if (o->env)
+		p->env = concat_env(&cfg->arena, p->env, o->env);
+	if (o->cwd)
+		p->cwd = (char *)o->cwd;
+	if (o->user) {
+		unsigned uid, gid;
+		int n = 0;
+		if (sscanf(o->user, "%u:%u%n", &uid, &gid, &n) == 2 && !o->user[n]) {
+			p->user.uid = uid;
+			p->user.gid = gid;
+		} else if (sscanf(o->user, "%u%n", &uid, &n) == 1 && !o->user[n]) {
+			p->user.uid = uid;
+		} else {
+			return fail("exec: --user: \"%s\" is not UID[:GID]", o->user);
+		}
+		p->user.n_additional_gids = 0;
+	}
+	if (o->n_gids) {
+		p->user.additional_gids = o->gids;
+		p->user.n_additional_gids = o->n_gids;
+	}
+	if (o->caps) {
+		p->caps.given = true;
+		p->caps.bounding = add_caps(&cfg->arena, p->caps.bounding, o->caps);
+		p->caps.effective = add_caps(&cfg->arena, p->caps.effective, o->caps);
+		p->caps.permitted = add_caps(&cfg->arena, p->caps.permitted, o->caps);
+	}
+	if (o->no_new_privs)
+		p->no_new_privileges = true;
+	*out = p;
+	return 0;
+}
+
+static int ns_flags_of(const struct oci_config *cfg)
+{
+	int f = 0;
+
+	for (size_t i = 0; i < cfg->linux.n_namespaces; i++)
+		f |= cfg->linux.namespaces[i].type;
+	return f;
+}
+
+/* The child: join the rest of the namespaces, become the process, exec. */
+static int exec_child(const struct oci_config *cfg, const struct oci_process *p, int pidfd, int sock,
+		      int preserve_fds, struct uerr *e)
+{
+	_cleanup_free_ char *exe = NULL;
+	int flags = ns_flags_of(cfg) & ~(CLONE_NEWPID | CLONE_NEWTIME);
+	int master, notify = -1, r;
+	sigset_t none;
+
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sig != SIGKILL && sig != SIGSTOP)
+			signal(sig, SIG_DFL);
+	if (flags && setns(pidfd, flags) < 0)
+		return uerr_sys(e, "joining the container's namespaces");
+	if (setresuid(0, 0, 0) < 0 || setresgid(0, 0, 0) < 0)
+		return uerr_sys(e, "becoming root in the container");
+	if (p->terminal) {
+		if ((r = console_setup(p, &master, e)) < 0)
+			return r;
+		if (sync_send(sock, SYNC_CONSOLE, 0, master) < 0)
+			return uerr_sys(e, "sync");
+		close(master);
+	}
+	if (p->oom_score_adj.set) {
+		char buf[16];
+		int n = snprintf(buf, sizeof(buf), "%lld", (long long)p->oom_score_adj.v);
+		write_file_at(AT_FDCWD, "/proc/self/oom_score_adj", buf, (size_t)n);
+	}
+	if ((r = proc_rlimits(p, e)) < 0 || (r = proc_sched(p, e)) < 0)
+		return r;
+	if (chdir(p->cwd) < 0)
+		return uerr_sys(e, "process.cwd %s", p->cwd);
+	if ((r = proc_find_exe(p, &exe, e)) < 0)
+		return r;
+	if (cfg->linux.seccomp && !p->no_new_privileges &&
+	    (r = seccomp_apply(cfg->linux.seccomp, false, &notify, e)) < 0)
+		return r;
+	if ((r = proc_drop_bounding(p, e)) < 0 ||
+	    (r = proc_identity(p, !config_has_ns(cfg, CLONE_NEWUSER), e)) < 0 || (r = proc_caps(p, e)) < 0)
+		return r;
+	if (p->no_new_privileges && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		return uerr_sys(e, "process.noNewPrivileges");
+	if (cfg->linux.seccomp && p->no_new_privileges &&
+	    (r = seccomp_apply(cfg->linux.seccomp, true, &notify, e)) < 0)
+		return r;
+	if (p->exec_cpu_affinity.final &&
+	    (r = proc_affinity(p->exec_cpu_affinity.final, "process.execCPUAffinity.final", e)) < 0)
+		return r;
+	proc_cloexec_from(3 + preserve_fds);
+	/* The sync socket is CLOEXEC: a successful exec reads as EOF upstairs. */
+	execve(exe, p->args, p->env ? p->env : (char *[]){ NULL });
+	return uerr_sys(e, "exec %s", exe);
+}
+
+static int exec_in(struct container *c, struct oci_config *cfg, const struct oci_process *p,
+		   const struct exec_opts *o, pid_t init)
+{
+	_cleanup_close_ int pidfd = (int)syscall(SYS_pidfd_open, init, 0);
+	_cleanup_close_ int cgfd = open(c->st->cgroup, O_DIRECTORY | O_RDONLY | O_CLOEXEC);
+	int sock[2], master = -1, child_pidfd = -1, fd;
+	struct uerr e = { 0 };
+	struct sync_msg m;
+	pid_t pid;
+	int r;
+
+	if (pidfd < 0 || cgfd < 0)
+		return fail("exec %s: %s", o->id, strerror(errno));
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sock) < 0)
+		return fail("exec: socketpair: %s", strerror(errno));
+	/* pid and time namespaces take effect for children: enter them here. */
+	int late = ns_flags_of(cfg) & (CLONE_NEWPID | CLONE_NEWTIME);
+	if (late && setns(pidfd, late) < 0)
+		return fail("exec %s: joining the pid namespace: %s", o->id, strerror(errno));
+	struct clone_args args = { .flags = CLONE_INTO_CGROUP | CLONE_PIDFD,
+				   .pidfd = (uint64_t)(uintptr_t)&child_pidfd, .exit_signal = SIGCHLD,
+				   .cgroup = (uint64_t)cgfd };
+	pid = (pid_t)syscall(SYS_clone3, &args, sizeof(args));
+	if (pid < 0)
+		return fail("exec %s: clone3 into %s: %s", o->id, c->st->cgroup, strerror(errno));
+	if (pid == 0) {
+		close(sock[0]);
+		close(c->dirfd);
+		exec_child(cfg, p, pidfd, sock[1], o->preserve_fds, &e);
+		sync_send_err(sock[1], &e);
+		_exit(127);
+	}
+	close(sock[1]);
+	close(child_pidfd);
+	/* Until EOF: a console fd, or an error. EOF alone means exec happened. */
+	while ((r = sync_recv(sock[0], &m, &fd)) > 0) {
+		if (m.type == SYNC_CONSOLE) {
+			master = fd;
+			if (o->console_socket && send_fd_to_path(o->console_socket, fd, "--console-socket", &e) < 0)
+				break;
+		} else if (m.type == SYNC_ERROR) {
+			uerr_set(&e, m.code, "%s", m.msg);
+			break;
+		}
+	}
+	close(sock[0]);
+	if (e.msg[0]) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		return fail("exec %s: %s", o->id, e.msg);
+	}
+	if (o->pid_file && write_pid_file(o->pid_file, pid, &e) < 0)
+		return fail("exec: %s", e.msg);
+	if (o->detach)
+		return 0;
+	flock(c->dirfd, LOCK_UN);
+	return wait_process(pid, o->console_socket ? -1 : master);
+}
+
+int cmd_exec(int argc, char **argv)
+{
+	struct exec_opts o = { 0 };
+	struct container c;
+	struct oci_config *cfg = NULL;
+	struct oci_process_doc *doc = NULL;
+	struct oci_process *p = NULL;
+	struct uerr e = { 0 };
+	pid_t init;
+	int r = 1;
+
+	if (parse_exec_opts(argc, argv, &o))
+		goto out_opts;
+	proc_cloexec_from(3 + o.preserve_fds);
+	if (container_open(G.root, o.id, &c, &e) < 0) {
+		fail("exec: %s", e.msg);
+		goto out_opts;
+	}
+	enum cstatus s = container_status(&c, &init);
+	if (s == ST_STOPPED || s == ST_CREATING || (s == ST_PAUSED && !o.ignore_paused)) {
+		fail("exec: container \"%s\" is %s", o.id, status_names[s]);
+		goto out;
+	}
+	if (container_config(&c, &cfg, &e) < 0 || !cfg) {
+		fail("exec: %s", cfg ? e.msg : "the container's config was not saved");
+		goto out;
+	}
+	if (build_process(&o, cfg, &doc, &p) || proc_check(p, "process", &e) < 0) {
+		if (e.msg[0])
+			fail("exec: %s", e.msg);
+		goto out;
+	}
+	r = exec_in(&c, cfg, p, &o, init);
+out:
+	process_doc_free(doc);
+	config_free(cfg);
+	container_close(&c);
+out_opts:
+	free(o.env);
+	free(o.caps);
+	free(o.gids);
+	return r;
+}
