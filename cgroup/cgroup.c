@@ -54,6 +54,14 @@ int cg_self(char **out, struct uerr *e)
 	return uerr_set(e, ENOENT, "/proc/self/cgroup has no cgroup2 entry");
 }
 
+static const char *xasprintf_tmp(const char *a, const char *b)
+{
+	static char buf[4096];
+
+	snprintf(buf, sizeof(buf), "%s%s", a, b);
+	return buf;
+}
+
 /* Absolute filesystem path of the container's cgroup and its delegation
  * boundary: the parent of the cgroup as given (or the caller's own cgroup for
  * the default path). */
@@ -94,6 +102,12 @@ static int cg_resolve(struct cgroup *cg, const char *mount, const char *cgroups_
 		slash = strrchr(rel, '/');
 	}
 	*slash = '\0';
+	/* Levels of an explicit path that do not exist yet are ours to make (and
+	 * to remove): the boundary is the deepest level that already exists. */
+	for (struct stat st; cgroups_path && *rel && stat(xasprintf_tmp(mount, rel), &st) < 0;) {
+		slash = strrchr(rel, '/');
+		*slash = '\0';
+	}
 	cg->boundary = xasprintf("%s%s", mount, rel);
 	cg->mount = xstrdup(mount);
 	return 0;

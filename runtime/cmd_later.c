@@ -10,13 +10,3 @@ int cmd_restore(int argc, char **argv)
 {
 	return fail("restore: not implemented yet (CRIU support is tracked as its own issue)");
 }
-
-int cmd_update(int argc, char **argv)
-{
-	return fail("update: not implemented yet");
-}
-
-int cmd_events(int argc, char **argv)
-{
-	return fail("events: not implemented yet");
-}

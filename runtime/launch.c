@@ -288,6 +288,7 @@ static int record_state(struct launch *l, struct uerr *e)
 	st->owner = owner;
 	st->annotations = l->cfg->annotations;
 	st->cgroup = l->cg.path;
+	st->cgroup_boundary = l->cg.boundary;
 	st->cgroup_created = l->cg.created;
 	/* exec needs the container's process defaults, and hooks run later. */
 	st->saved_config = true;

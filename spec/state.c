@@ -25,6 +25,7 @@ char *state_to_json(const struct cstate *s, size_t *len)
 	jg_str(g, "annotations");
 	gen_annotations(g, s->annotations);
 	jg_kv(g, "cgroup", s->cgroup);
+	jg_kv(g, "cgroupBoundary", s->cgroup_boundary);
 	jg_ki(g, "cgroupCreated", s->cgroup_created);
 	jg_kb(g, "savedConfig", s->saved_config);
 	jg_kb(g, "rootless", s->rootless);
@@ -61,6 +62,8 @@ struct cstate *state_parse(const char *text, struct uerr *e)
 		r = j_opt(&c, s->tree, "", "annotations", j_strmap, &s->annotations);
 	if (r == 0)
 		r = j_opt(&c, s->tree, "", "cgroup", j_str, &s->cgroup);
+	if (r == 0)
+		r = j_opt(&c, s->tree, "", "cgroupBoundary", j_str, &s->cgroup_boundary);
 	if (r == 0)
 		r = j_opt(&c, s->tree, "", "cgroupCreated", j_int, &s->cgroup_created);
 	if (r == 0)

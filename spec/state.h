@@ -14,6 +14,7 @@ struct cstate {
 	char *bundle, *rootfs, *created, *owner;
 	char **annotations;             /* key, value, … NULL */
 	char *cgroup;                   /* absolute path of the container's cgroup */
+	char *cgroup_boundary;          /* the delegation root: writes stay below it */
 	int cgroup_created;             /* how many trailing levels unirun made */
 	bool saved_config;              /* config.json copied beside (hooks need it) */
 	bool rootless;

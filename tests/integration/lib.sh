@@ -91,7 +91,7 @@ start_bg() { # id [args...]
 	shift
 	[ $# -gt 0 ] || set -- sleep 1000
 	set_args "$@"
-	rt run --detach "$id" >"$TMP/$id.out" 2>&1 </dev/null
+	rt run --detach "$id" >"$TMP/$id.out" 2>&1 </dev/null || fail "run --detach $id: $(cat "$TMP/$id.out")"
 }
 
 test_setup() {
