@@ -253,12 +253,22 @@ static int exec_in(struct container *c, struct oci_config *cfg, const struct oci
 		return fail("exec: socketpair: %s", strerror(errno));
 	/* pid and time namespaces take effect for children: enter them here. */
 	int late = ns_flags_of(cfg) & (CLONE_NEWPID | CLONE_NEWTIME);
+	_cleanup_close_ int own_pid = open("/proc/self/ns/pid", O_RDONLY | O_CLOEXEC);
+	_cleanup_close_ int own_time = open("/proc/self/ns/time", O_RDONLY | O_CLOEXEC);
 	if (late && setns(pidfd, late) < 0)
 		return fail("exec %s: joining the pid namespace: %s", o->id, strerror(errno));
 	struct clone_args args = { .flags = CLONE_INTO_CGROUP | CLONE_PIDFD,
 				   .pidfd = (uint64_t)(uintptr_t)&child_pidfd, .exit_signal = SIGCHLD,
 				   .cgroup = (uint64_t)cgfd };
 	pid = (pid_t)syscall(SYS_clone3, &args, sizeof(args));
+	if (pid > 0 && late) {
+		/* Back to our own namespaces for whatever we fork later (hooks,
+		 * LeakSanitizer's tracer): only the exec'd child belongs there. */
+		if ((late & CLONE_NEWPID) && own_pid >= 0)
+			setns(own_pid, CLONE_NEWPID);
+		if ((late & CLONE_NEWTIME) && own_time >= 0)
+			setns(own_time, CLONE_NEWTIME);
+	}
 	if (pid < 0)
 		return fail("exec %s: clone3 into %s: %s", o->id, c->st->cgroup, strerror(errno));
 	if (pid == 0) {
