@@ -38,7 +38,7 @@ for file in "$here"/t_*.sh; do
 			"$fn"
 		) >"$out" 2>&1 </dev/null &
 		pid=$!
-		( sleep 60; kill -9 $pid 2>/dev/null ) &
+		( trap 'kill $s 2>/dev/null; exit 0' TERM; sleep 60 & s=$!; wait $s; kill -9 $pid 2>/dev/null ) &
 		watchdog=$!
 		wait $pid
 		rc=$?
