@@ -11,7 +11,7 @@ count() { # name, command...
 	shift
 	out=$(mktemp)
 	"$@" 2>&1 | tee "$out"
-	line=$(grep -E '^[a-z0-9-]+: [0-9]+ passed, [0-9]+ failed' "$out" | tail -n1)
+	line=$(grep -E '^[a-z0-9_-]+: [0-9]+ passed, [0-9]+ failed' "$out" | tail -n1)
 	rm -f "$out"
 	if [ -z "$line" ]; then
 		echo "$name: no summary line: counted as 1 failed"
