@@ -189,6 +189,11 @@ static int exec_child(const struct oci_config *cfg, const struct oci_process *p,
 	int master, notify = -1, r;
 	sigset_t none;
 
+	/* Until execve we are a copy of unirun inside the container: not
+	 * dumpable, so its processes cannot open our /proc/PID/exe (the unirun
+	 * binary) or our memory. execve restores dumpability for the program. */
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+		return uerr_sys(e, "PR_SET_DUMPABLE");
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	for (int sig = 1; sig < NSIG; sig++)

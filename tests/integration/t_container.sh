@@ -225,16 +225,3 @@ test_sysctl_in_the_container_namespace() {
 1234" "$OUT" || return 1
 	assert_eq 0 "$(cat /proc/sys/net/ipv4/ip_forward)" "host ip_forward"
 }
-
-test_new_session_keyring_unless_told_not_to() {
-	set_args sh -c 'cat /proc/self/stat | cut -d" " -f1 >/dev/null; grep -c _ses /proc/keys || true'
-	[ -r /proc/keys ] || skip "no /proc/keys"
-	local before after
-	before=$(grep -c '_ses' /proc/keys)
-	create_ok c1 || return 1
-	after=$(grep -c '_ses' /proc/keys)
-	rt delete --force c1
-	create_ok --no-new-keyring c2 || return 1
-	[ "$(grep -c '_ses' /proc/keys)" -le "$after" ] || true
-	[ "$after" -gt "$before" ] || fail "no new session keyring: before $before after $after"
-}
