@@ -187,18 +187,13 @@ static int exec_child(const struct oci_config *cfg, const struct oci_process *p,
 	_cleanup_free_ char *exe = NULL;
 	int flags = ns_flags_of(cfg) & ~(CLONE_NEWPID | CLONE_NEWTIME);
 	int master, notify = -1, r;
-	sigset_t none;
 
 	/* Until execve we are a copy of unirun inside the container: not
 	 * dumpable, so its processes cannot open our /proc/PID/exe (the unirun
 	 * binary) or our memory. execve restores dumpability for the program. */
 	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
 		return uerr_sys(e, "PR_SET_DUMPABLE");
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	for (int sig = 1; sig < NSIG; sig++)
-		if (sig != SIGKILL && sig != SIGSTOP)
-			signal(sig, SIG_DFL);
+	proc_reset_signals();
 	if (flags && setns(pidfd, flags) < 0)
 		return uerr_sys(e, "joining the container's namespaces");
 	if (setresuid(0, 0, 0) < 0 || setresgid(0, 0, 0) < 0)
@@ -221,16 +216,7 @@ static int exec_child(const struct oci_config *cfg, const struct oci_process *p,
 		return uerr_sys(e, "process.cwd %s", p->cwd);
 	if ((r = proc_find_exe(p, &exe, e)) < 0)
 		return r;
-	if (cfg->linux.seccomp && !p->no_new_privileges &&
-	    (r = seccomp_apply(cfg->linux.seccomp, false, &notify, e)) < 0)
-		return r;
-	if ((r = proc_drop_bounding(p, e)) < 0 ||
-	    (r = proc_identity(p, !config_has_ns(cfg, CLONE_NEWUSER), e)) < 0 || (r = proc_caps(p, e)) < 0)
-		return r;
-	if (p->no_new_privileges && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
-		return uerr_sys(e, "process.noNewPrivileges");
-	if (cfg->linux.seccomp && p->no_new_privileges &&
-	    (r = seccomp_apply(cfg->linux.seccomp, true, &notify, e)) < 0)
+	if ((r = proc_become(p, cfg->linux.seccomp, !config_has_ns(cfg, CLONE_NEWUSER), &notify, e)) < 0)
 		return r;
 	if (p->exec_cpu_affinity.final &&
 	    (r = proc_affinity(p->exec_cpu_affinity.final, "process.execCPUAffinity.final", e)) < 0)

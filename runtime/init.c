@@ -228,17 +228,7 @@ static int container_init(struct launch *l, struct uerr *e)
 		return uerr_sys(e, "process.cwd %s", p->cwd);
 	if ((r = proc_find_exe(p, &exe, e)) < 0)
 		return r;
-	/* Without no_new_privs, loading a filter needs CAP_SYS_ADMIN: before the drop. */
-	if (c->linux.seccomp && !p->no_new_privileges &&
-	    (r = seccomp_apply(c->linux.seccomp, false, &notify, e)) < 0)
-		return r;
-	if ((r = proc_drop_bounding(p, e)) < 0 ||
-	    (r = proc_identity(p, !rc.userns || getuid() == 0, e)) < 0 || (r = proc_caps(p, e)) < 0)
-		return r;
-	if (p->no_new_privileges && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
-		return uerr_sys(e, "process.noNewPrivileges");
-	if (c->linux.seccomp && p->no_new_privileges &&
-	    (r = seccomp_apply(c->linux.seccomp, true, &notify, e)) < 0)
+	if ((r = proc_become(p, c->linux.seccomp, !rc.userns || getuid() == 0, &notify, e)) < 0)
 		return r;
 	if (notify >= 0) {
 		if (ask(SYNC_SECCOMP, notify, SYNC_SECCOMP_DONE, e) < 0)
@@ -266,12 +256,7 @@ void init_main(struct launch *l)
 	sync_fd = l->sync[1];
 	/* The container starts clean: no ignored or blocked signals inherited
 	 * from whoever ran us (a background shell ignores SIGINT, for one). */
-	sigset_t none;
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	for (int sig = 1; sig < NSIG; sig++)
-		if (sig != SIGKILL && sig != SIGSTOP)
-			signal(sig, SIG_DFL);
+	proc_reset_signals();
 	/* Our copy of the state dir fd would hold create's flock until exec. */
 	close(l->ct.dirfd);
 	close(l->cg.dirfd);

@@ -3,6 +3,7 @@
 #include <limits.h>
 #include <linux/ioprio.h>
 #include <sched.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/capability.h>
 #include <sys/prctl.h>
@@ -251,4 +252,36 @@ void proc_cloexec_from(int from)
 		return;
 	for (int fd = from; fd < 1024; fd++)
 		fcntl(fd, F_SETFD, FD_CLOEXEC);
+}
+
+/* Who the process is, in the order that keeps each step possible: without
+ * no_new_privs a seccomp filter needs CAP_SYS_ADMIN, so it goes in before the
+ * capabilities are dropped; with it, as late as possible. */
+int proc_become(const struct oci_process *p, const struct oci_seccomp *sc, bool setgroups_allowed,
+		int *notify, struct uerr *e)
+{
+	int r;
+
+	*notify = -1;
+	if (sc && !p->no_new_privileges && (r = seccomp_apply(sc, false, notify, e)) < 0)
+		return r;
+	if ((r = proc_drop_bounding(p, e)) < 0 || (r = proc_identity(p, setgroups_allowed, e)) < 0 ||
+	    (r = proc_caps(p, e)) < 0)
+		return r;
+	if (p->no_new_privileges && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		return uerr_sys(e, "process.noNewPrivileges");
+	if (sc && p->no_new_privileges && (r = seccomp_apply(sc, true, notify, e)) < 0)
+		return r;
+	return 0;
+}
+
+void proc_reset_signals(void)
+{
+	sigset_t none;
+
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sig != SIGKILL && sig != SIGSTOP)
+			signal(sig, SIG_DFL);
 }

@@ -20,6 +20,13 @@ int proc_affinity(const char *cpus, const char *what, struct uerr *e);
 /* Close every fd from `from` up at exec (CLOSE_RANGE_CLOEXEC). */
 void proc_cloexec_from(int from);
 
+/* seccomp (if any), bounding set, uid/gid/groups, capabilities,
+ * no_new_privs — in the order that keeps each step possible. */
+int proc_become(const struct oci_process *p, const struct oci_seccomp *sc, bool setgroups_allowed,
+		int *notify, struct uerr *e);
+/* No blocked or ignored signals inherited by the container's process. */
+void proc_reset_signals(void);
+
 /* runtime/seccomp.c: build the filter; load it (returns the notify fd or -1). */
 int seccomp_check(const struct oci_seccomp *s, struct uerr *e);
 int seccomp_apply(const struct oci_seccomp *s, bool no_new_privs, int *notify_fd, struct uerr *e);
