@@ -192,6 +192,26 @@ fail:
 	return r;
 }
 
+/*
+ * Hand the container's cgroup to its own root (a user namespace's uid 0):
+ * the directory and the files the kernel lists as delegatable, so a runtime
+ * in the container can make and fill its own children, and nothing above.
+ */
+int cg_delegate(const struct cgroup *cg, uid_t uid, gid_t gid, struct uerr *e)
+{
+	_cleanup_free_ char *list = NULL;
+	char *save = NULL;
+
+	if (fchownat(cg->dirfd, "", uid, gid, AT_EMPTY_PATH) < 0)
+		return uerr_sys(e, "chown of cgroup %s to %u:%u", cg->path, uid, gid);
+	if (read_file_at(AT_FDCWD, "/sys/kernel/cgroup/delegate", &list, NULL) < 0)
+		list = xstrdup("cgroup.procs\ncgroup.threads\ncgroup.subtree_control\n");
+	for (char *f = strtok_r(list, "\n", &save); f; f = strtok_r(NULL, "\n", &save))
+		if (fchownat(cg->dirfd, f, uid, gid, 0) < 0 && errno != ENOENT)
+			return uerr_sys(e, "chown of %s/%s to %u:%u", cg->path, f, uid, gid);
+	return 0;
+}
+
 static int events_field(const char *path, const char *key)
 {
 	_cleanup_free_ char *f = xasprintf("%s/cgroup.events", path);

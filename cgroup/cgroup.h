@@ -3,6 +3,7 @@
 #ifndef UNIRUN_CGROUP_H
 #define UNIRUN_CGROUP_H
 
+#include <sys/types.h>
 #include <stdbool.h>
 #include "lib/error.h"
 
@@ -28,6 +29,8 @@ int cg_self(char **out, struct uerr *e);
 int cg_prepare(struct cgroup *cg, const char *cgroups_path, const char *id,
 	       const struct resources *res, struct uerr *e);
 void cg_release(struct cgroup *cg);
+/* chown the cgroup and its delegatable files to uid:gid (cgroupns + userns). */
+int cg_delegate(const struct cgroup *cg, uid_t uid, gid_t gid, struct uerr *e);
 
 /* Wait until cgroup.events says populated 0; timeout_ms < 0 waits forever. */
 int cg_wait_empty(const char *path, int timeout_ms, struct uerr *e);

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "lib/util.h"
 #include "cgroup/resources.h"
@@ -121,6 +122,49 @@ static int read_level(const char *dir, const char *file, char **out, struct uerr
 	return 0;
 }
 
+/*
+ * The no-internal-processes rule: a non-root cgroup that holds processes
+ * can't give its children controllers (the kernel says EBUSY, or for the
+ * threaded pids/cpu/perf_event turns the level into a thread root where the
+ * container's domain cgroup then can't live). Check before writing, so the
+ * error names the level. When unirun itself is the only process there (run
+ * from a fresh delegated cgroup), it steps aside into the leaf
+ * LEVEL/unirun-self, which it keeps for later runs.
+ */
+static int make_room(const char *level, unsigned mask, const char *on, struct uerr *e)
+{
+	_cleanup_free_ char *procs = NULL, *type = xasprintf("%s/cgroup.type", level);
+	bool missing = false;
+	int r;
+
+	for (int i = 0; i < CTRL_COUNT; i++)
+		if ((mask & (1u << i)) && !word_in(on, ctrl_names[i]))
+			missing = true;
+	/* The root cgroup, the only one without cgroup.type, is exempt. */
+	if (!missing || access(type, F_OK) < 0)
+		return 0;
+	if ((r = read_level(level, "cgroup.procs", &procs, e)) < 0)
+		return r;
+	if (!*procs)
+		return 0;
+	char self[24];
+	int n = snprintf(self, sizeof(self), "%d\n", (int)getpid());
+	if (strcmp(procs, self) != 0)
+		return uerr_set(e, EBUSY, "cannot enable controllers in %s: it holds processes (%.*s), "
+				"and cgroup2 gives controllers only to a cgroup whose processes live in "
+				"leaves; move them to a child cgroup first", level,
+				(int)strcspn(procs, "\n"), procs);
+	_cleanup_free_ char *leaf = xasprintf("%s/unirun-self", level);
+	if (mkdir(leaf, 0755) < 0 && errno != EEXIST)
+		return uerr_sys(e, "mkdir %s (to leave %s free for controllers)", leaf, level);
+	_cleanup_free_ char *f = xasprintf("%s/cgroup.procs", leaf);
+	if ((r = write_file_at(AT_FDCWD, f, self, (size_t)n - 1)) < 0) {
+		errno = -r;
+		return uerr_sys(e, "moving unirun into %s", leaf);
+	}
+	return 0;
+}
+
 int res_enable(const char *boundary, const char *path, unsigned mask, struct uerr *e)
 {
 	_cleanup_free_ char *avail = NULL;
@@ -143,6 +187,8 @@ int res_enable(const char *boundary, const char *path, unsigned mask, struct uer
 		size_t llen = strlen(level);
 
 		if ((r = read_level(level, "cgroup.subtree_control", &on, e)) < 0)
+			return r;
+		if ((r = make_room(level, mask, on, e)) < 0)
 			return r;
 		for (int i = 0; i < CTRL_COUNT; i++) {
 			char buf[32];

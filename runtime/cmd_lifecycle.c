@@ -340,11 +340,17 @@ int cmd_kill(int argc, char **argv)
 	if (container_open(G.root, id, &c, &e) < 0)
 		return fail("kill: %s", e.msg);
 	enum cstatus s = container_status(&c, &pid);
-	if (s == ST_STOPPED || s == ST_CREATING) {
+	/* Like runc, --all still reaches whatever is left in the cgroup of a
+	 * stopped container (a container without its own pid namespace may
+	 * leave processes behind its init). The wording is what containerd's
+	 * shim looks for. */
+	if (s == ST_CREATING || (s == ST_STOPPED && !all)) {
 		container_close(&c);
-		return fail("kill: container \"%s\" is %s", id, status_names[s]);
+		return fail("kill: container \"%s\" is %s: container not running", id, status_names[s]);
 	}
-	if (all && sig == SIGKILL)
+	if (all && (!c.st->cgroup || !*c.st->cgroup || access(c.st->cgroup, F_OK) < 0))
+		r = s == ST_STOPPED ? 0 : uerr_set(&e, ENOENT, "container has no cgroup for --all");
+	else if (all && sig == SIGKILL)
 		r = cg_kill(c.st->cgroup, &e);
 	else if (all)
 		r = cg_signal_all(c.st->cgroup, sig, &e);

@@ -318,6 +318,33 @@ static int record_state(struct launch *l, struct uerr *e)
 		return uerr_set(e, EIO, "re-reading %s/state.json", l->ct.dir);
 	return 0;
 }
+/* The host id that container id 0 maps to, or -1. */
+static long long host_root(const struct oci_idmap *m, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (m[i].container_id == 0 && m[i].size > 0)
+			return m[i].host_id;
+	return -1;
+}
+
+/*
+ * A container with its own user and cgroup namespaces gets its cgroup
+ * delegated to its root, as systemd delegates to a user: it may then make
+ * and manage children below it, and nothing above (nsdelegate).
+ */
+static int delegate_cgroup(struct launch *l, struct uerr *e)
+{
+	const struct oci_linux *lx = &l->cfg->linux;
+	const struct oci_namespace *user = config_ns(l->cfg, CLONE_NEWUSER);
+	long long uid = host_root(lx->uid_mappings, lx->n_uid_mappings);
+	long long gid = host_root(lx->gid_mappings, lx->n_gid_mappings);
+
+	if (!user || user->path || !config_has_ns(l->cfg, CLONE_NEWCGROUP) || uid < 0 || gid < 0 ||
+	    l->cg.dirfd < 0)
+		return 0;
+	return cg_delegate(&l->cg, (uid_t)uid, (gid_t)gid, e);
+}
+
 
 int launch_create(struct launch *l, struct uerr *e)
 {
@@ -339,6 +366,8 @@ int launch_create(struct launch *l, struct uerr *e)
 	if ((r = container_new(o->root, o->id, &l->ct, e)) < 0)
 		return r;
 	if ((r = cg_prepare(&l->cg, l->cfg->linux.cgroups_path, o->id, l->cfg->linux.resources, e)) < 0)
+		return r;
+	if ((r = delegate_cgroup(l, e)) < 0)
 		return r;
 	fifo = xasprintf("%s/exec.fifo", l->ct.dir);
 	/* Writable by the container's user, whoever that is (it opens it last). */

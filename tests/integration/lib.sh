@@ -18,7 +18,7 @@ cfg() {
 # set_args ARG...: the container's process.args.
 set_args() {
 	local j
-	j=$(printf '%s\n' "$@" | jq -R . | jq -s .)
+	j=$(jq -cn '$ARGS.positional' --args -- "$@")
 	cfg ".process.args = $j"
 }
 

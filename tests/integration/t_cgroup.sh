@@ -98,3 +98,28 @@ test_events_errors() {
 	run_rc 1 rt events nosuch || return 1
 	assert_match 'does not exist' "$ERR"
 }
+
+test_userns_root_gets_its_cgroup_delegated() {
+	chmod 755 "$TMP"
+	chown -R 100000:100000 "$BUNDLE/rootfs"
+	cfg '.linux.namespaces += [{"type": "user"}] | .linux.uidMappings = [{"containerID": 0, "hostID": 100000, "size": 65536}] | .linux.gidMappings = [{"containerID": 0, "hostID": 100000, "size": 65536}]'
+	cfg '(.mounts[] | select(.type == "cgroup") | .options) |= map(select(. != "ro"))'
+	start_bg c1 sh -c 'mkdir /sys/fs/cgroup/sub && echo $$ > /sys/fs/cgroup/sub/cgroup.procs && cat /proc/self/cgroup && exec sleep 1000' || return 1
+	wait_for grep -q '^0::/sub$' "$TMP/c1.out" || { cat "$TMP/c1.out"; return 1; }
+	local cg
+	cg=$(cgroup_dir c1)
+	assert_eq 100000:100000 "$(stat -c %u:%g "$cg" "$cg/cgroup.procs" "$cg/cgroup.subtree_control" | sort -u)" || return 1
+	assert_eq 0:0 "$(stat -c %u:%g "$cg/cgroup.kill" "$cg/cgroup.freeze" "$(dirname "$cg")/cgroup.procs" | sort -u)" || return 1
+	assert_eq 100000:100000 "$(stat -c %u:%g "$cg/sub")" || return 1
+	run_ok rt delete --force c1 || return 1
+	[ ! -e "$cg" ] || fail "cgroup left"
+}
+
+test_without_a_cgroup_namespace_nothing_is_delegated() {
+	chmod 755 "$TMP"
+	chown -R 100000:100000 "$BUNDLE/rootfs"
+	cfg '.linux.namespaces += [{"type": "user"}] | .linux.uidMappings = [{"containerID": 0, "hostID": 100000, "size": 65536}] | .linux.gidMappings = [{"containerID": 0, "hostID": 100000, "size": 65536}]'
+	cfg 'del(.linux.namespaces[] | select(.type == "cgroup"))'
+	start_bg c1 || return 1
+	assert_eq 0:0 "$(stat -c %u:%g "$(cgroup_dir c1)" "$(cgroup_dir c1)/cgroup.procs" | sort -u)"
+}
