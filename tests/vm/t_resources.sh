@@ -43,6 +43,15 @@ test_memory_files_oom_kill_and_the_oom_event() {
 	[ "$(grep -E '^oom_kill ' "$cg/memory.events" | cut -d' ' -f2)" -ge 1 ] || fail "no oom_kill in memory.events" || return 1
 	run_ok rt events --stats c1 || return 1
 	[ "$(jq .data.memory.usage.limit <<<"$OUT")" = 16777216 ] || fail "stats limit: $OUT" || return 1
+	[ "$(jq .data.memory.usage.max <<<"$OUT")" -gt 8000000 ] || fail "stats peak: $OUT" || return 1
+	[ "$(jq .data.memory.usage.usage <<<"$OUT")" -gt 0 ] || fail "stats usage: $OUT" || return 1
+	[ "$(jq .data.memory.oomKill <<<"$OUT")" -ge 1 ] || fail "stats oomKill: $OUT" || return 1
+	assert_eq null "$(jq -c .data.pids <<<"$OUT")" "pids stats without the pids controller" || return 1
+	# checkBeforeUpdate: a limit below what is in use is refused, and kept.
+	echo '{"memory": {"limit": 1048576, "checkBeforeUpdate": true}}' >"$TMP/r.json"
+	run_rc 1 rt update --resources "$TMP/r.json" c1 || return 1
+	assert_match 'checkBeforeUpdate' "$ERR" || return 1
+	assert_eq 16777216 "$(cat "$cg/memory.max")" "memory.max after a refused update" || return 1
 	run_ok rt delete --force c1 || return 1
 	assert_removed
 }
