@@ -8,29 +8,31 @@
 #include "lib/util.h"
 #include "runtime/commands.h"
 #include "runtime/log.h"
+#include "runtime/selfclone.h"
 
 static const struct {
 	const char *name;
 	cmd_fn fn;
 	const char *summary;
+	bool clone;    /* puts processes into a container: run from a sealed copy */
 } commands[] = {
-	{ "create", cmd_create, "create a container" },
-	{ "start", cmd_start, "execute the user process of a created container" },
-	{ "run", cmd_run, "create and start a container" },
-	{ "exec", cmd_exec, "run a new process inside a container" },
-	{ "state", cmd_state, "output the state of a container" },
-	{ "kill", cmd_kill, "send a signal to the container's init (or all with --all)" },
-	{ "delete", cmd_delete, "delete a container and what it holds" },
-	{ "pause", cmd_pause, "freeze all processes of a container (cgroup.freeze)" },
-	{ "resume", cmd_resume, "thaw a paused container" },
-	{ "ps", cmd_ps, "list the processes of a container" },
-	{ "list", cmd_list, "list the containers" },
-	{ "update", cmd_update, "update the resource limits of a container" },
-	{ "events", cmd_events, "stats and events of a container" },
-	{ "spec", cmd_spec, "write a new config.json" },
-	{ "features", cmd_features, "show what unirun supports (OCI features.json)" },
-	{ "checkpoint", cmd_checkpoint, "checkpoint a running container (CRIU)" },
-	{ "restore", cmd_restore, "restore a container from a checkpoint (CRIU)" },
+	{ "create", cmd_create, "create a container", true },
+	{ "start", cmd_start, "execute the user process of a created container", false },
+	{ "run", cmd_run, "create and start a container", true },
+	{ "exec", cmd_exec, "run a new process inside a container", true },
+	{ "state", cmd_state, "output the state of a container", false },
+	{ "kill", cmd_kill, "send a signal to the container's init (or all with --all)", false },
+	{ "delete", cmd_delete, "delete a container and what it holds", false },
+	{ "pause", cmd_pause, "freeze all processes of a container (cgroup.freeze)", false },
+	{ "resume", cmd_resume, "thaw a paused container", false },
+	{ "ps", cmd_ps, "list the processes of a container", false },
+	{ "list", cmd_list, "list the containers", false },
+	{ "update", cmd_update, "update the resource limits of a container", false },
+	{ "events", cmd_events, "stats and events of a container", false },
+	{ "spec", cmd_spec, "write a new config.json", false },
+	{ "features", cmd_features, "show what unirun supports (OCI features.json)", false },
+	{ "checkpoint", cmd_checkpoint, "checkpoint a running container (CRIU)", false },
+	{ "restore", cmd_restore, "restore a container from a checkpoint (CRIU)", true },
 };
 
 static void usage(FILE *f)
@@ -125,6 +127,11 @@ int main(int argc, char **argv)
 				printf("%s", cmd_usage(commands[i].name));
 				return 0;
 			}
+		if (commands[i].clone) {
+			struct uerr e;
+			if (self_clone(argv, &e) < 0)
+				return fail("%s", e.msg);
+		}
 		optind = 1;
 		return commands[i].fn(cargc, cargv);
 	}

@@ -228,3 +228,17 @@ test_sysctl_in_the_container_namespace() {
 1234" "$OUT" || return 1
 	assert_eq "$host" "$(cat /proc/sys/net/ipv4/ip_forward)" "host ip_forward (unchanged)"
 }
+
+# CVE-2019-5736: what runs in the container before its exec is a sealed memfd
+# copy of unirun, never the host binary.
+test_the_runtime_binary_is_out_of_reach() {
+	create_ok c1 || return 1
+	local pid
+	pid=$(pid_of c1)
+	assert_match '^/memfd:unirun' "$(readlink "/proc/$pid/exe")" "exe of the created init" || return 1
+	[ "$(stat -L -c %d:%i "/proc/$pid/exe")" != "$(stat -L -c %d:%i "$UNIRUN")" ] ||
+		fail "the init runs the host binary" || return 1
+	run_ok "$TOP/build/helpers/exeprobe" "/proc/$pid/exe" || return 1
+	assert_match '^seals=15$' "$OUT" "seals: seal, shrink, grow, write" || return 1
+	assert_no_match '^write=ok' "$OUT"
+}
