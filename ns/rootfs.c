@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -252,6 +253,32 @@ int rootfs_pivot(const struct rootfs_ctx *rc, struct uerr *e)
 	return 0;
 }
 
+/*
+ * The container's /dev/null, checked to be the null device and not followed
+ * if it is a symlink: the image or a mount could otherwise turn "mask this
+ * file" into "bind that file here" (CVE-2025-31133).
+ */
+static int null_tree(struct uerr *e)
+{
+	_cleanup_close_ int fd = open_in_root(AT_FDCWD, "/dev/null", O_PATH | O_NOFOLLOW, 0);
+	struct stat st;
+	int tree;
+
+	if (fd < 0) {
+		errno = -fd;
+		return uerr_sys(e, "linux.maskedPaths: /dev/null in the container");
+	}
+	if (fstat(fd, &st) < 0)
+		return uerr_sys(e, "linux.maskedPaths: /dev/null in the container");
+	if (!S_ISCHR(st.st_mode) || st.st_rdev != makedev(1, 3))
+		return uerr_set(e, EINVAL, "linux.maskedPaths: /dev/null in the container is not the "
+				"null device (1:3); refusing to bind it over masked files");
+	tree = sys_open_tree(fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
+	if (tree < 0)
+		return uerr_sys(e, "linux.maskedPaths: binding /dev/null");
+	return tree;
+}
+
 static int mask_path(const char *path, struct uerr *e)
 {
 	_cleanup_close_ int target = open_in_root(AT_FDCWD, path, O_PATH, 0);
@@ -271,10 +298,8 @@ static int mask_path(const char *path, struct uerr *e)
 		tree = fs_tree("tmpfs", "tmpfs", NULL, "linux.maskedPaths", e);
 		if (tree < 0 || tree_setattr(tree, &o, "linux.maskedPaths", e) < 0)
 			return uerr_ret(e);
-	} else {
-		tree = bind_tree("/dev/null", false, "linux.maskedPaths", e);
-		if (tree < 0)
-			return tree;
+	} else if ((tree = null_tree(e)) < 0) {
+		return tree;
 	}
 	return attach(tree, target, "linux.maskedPaths", e);
 }

@@ -194,6 +194,9 @@ static int exec_child(const struct oci_config *cfg, const struct oci_process *p,
 	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
 		return uerr_sys(e, "PR_SET_DUMPABLE");
 	proc_reset_signals();
+	/* Through the host's /proc, before the container's mounts (CVE-2025-52881). */
+	if ((r = proc_oom_score_adj(p, e)) < 0)
+		return r;
 	if (flags && setns(pidfd, flags) < 0)
 		return uerr_sys(e, "joining the container's namespaces");
 	if (setresuid(0, 0, 0) < 0 || setresgid(0, 0, 0) < 0)
@@ -205,15 +208,10 @@ static int exec_child(const struct oci_config *cfg, const struct oci_process *p,
 			return uerr_sys(e, "sync");
 		close(master);
 	}
-	if (p->oom_score_adj.set) {
-		char buf[16];
-		int n = snprintf(buf, sizeof(buf), "%lld", (long long)p->oom_score_adj.v);
-		write_file_at(AT_FDCWD, "/proc/self/oom_score_adj", buf, (size_t)n);
-	}
 	if ((r = proc_rlimits(p, e)) < 0 || (r = proc_sched(p, e)) < 0)
 		return r;
-	if (chdir(p->cwd) < 0)
-		return uerr_sys(e, "process.cwd %s", p->cwd);
+	if ((r = proc_chdir(p->cwd, e)) < 0)
+		return r;
 	if ((r = proc_find_exe(p, &exe, e)) < 0)
 		return r;
 	if ((r = proc_become(p, cfg->linux.seccomp, !config_has_ns(cfg, CLONE_NEWUSER), &notify, e)) < 0)

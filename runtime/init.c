@@ -181,14 +181,11 @@ static int container_init(struct launch *l, struct uerr *e)
 		return uerr_sys(e, "becoming root in the container (is uid/gid 0 mapped?)");
 	if ((r = set_names(c, e)) < 0)
 		return r;
-	if (p->oom_score_adj.set) {
-		char buf[16];
-		int n = snprintf(buf, sizeof(buf), "%lld", (long long)p->oom_score_adj.v);
-		if ((r = write_file_at(AT_FDCWD, "/proc/self/oom_score_adj", buf, (size_t)n)) < 0) {
-			errno = -r;
-			return uerr_sys(e, "process.oomScoreAdj");
-		}
-	}
+	/* Through the host's /proc, before any container mount exists: those
+	 * could redirect the writes (CVE-2025-52881). sysctls act on the
+	 * writer's namespaces, which are already the container's. */
+	if ((r = proc_oom_score_adj(p, e)) < 0 || (r = set_sysctls(c, e)) < 0)
+		return r;
 	if ((r = rootfs_prepare(&rc, e)) < 0)
 		return r;
 	if ((c->hooks.n[HOOK_PRESTART] || c->hooks.n[HOOK_CREATE_RUNTIME]) &&
@@ -206,8 +203,7 @@ static int container_init(struct launch *l, struct uerr *e)
 	procfd = open("/proc/self/fd", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (procfd < 0)
 		return uerr_sys(e, "opening /proc/self/fd");
-	if ((r = rootfs_pivot(&rc, e)) < 0 || (r = set_sysctls(c, e)) < 0 ||
-	    (r = rootfs_finish(&rc, e)) < 0)
+	if ((r = rootfs_pivot(&rc, e)) < 0 || (r = rootfs_finish(&rc, e)) < 0)
 		return r;
 	if (p->terminal) {
 		if ((r = console_setup(p, &master, e)) < 0)
@@ -224,8 +220,8 @@ static int container_init(struct launch *l, struct uerr *e)
 		return uerr_sys(e, "linux.personality");
 	if ((r = proc_rlimits(p, e)) < 0 || (r = proc_sched(p, e)) < 0)
 		return r;
-	if (chdir(p->cwd) < 0)
-		return uerr_sys(e, "process.cwd %s", p->cwd);
+	if ((r = proc_chdir(p->cwd, e)) < 0)
+		return r;
 	if ((r = proc_find_exe(p, &exe, e)) < 0)
 		return r;
 	if ((r = proc_become(p, c->linux.seccomp, !rc.userns || getuid() == 0, &notify, e)) < 0)

@@ -12,6 +12,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "lib/util.h"
+#include "ns/ns.h"
 #include "runtime/process.h"
 
 #ifndef CLOSE_RANGE_CLOEXEC
@@ -91,6 +92,44 @@ int proc_find_exe(const struct oci_process *p, char **exe, struct uerr *e)
 			s++;
 	}
 	return uerr_set(e, ENOENT, "process.args[0]: \"%s\" not found in $PATH (%s)", name, path);
+}
+
+/* Before the container's mounts or namespaces can stand in for /proc/self. */
+int proc_oom_score_adj(const struct oci_process *p, struct uerr *e)
+{
+	char buf[24];
+	int n, r;
+
+	if (!p->oom_score_adj.set)
+		return 0;
+	n = snprintf(buf, sizeof(buf), "%lld", (long long)p->oom_score_adj.v);
+	if ((r = write_file_at(AT_FDCWD, "/proc/self/oom_score_adj", buf, (size_t)n)) < 0) {
+		errno = -r;
+		return uerr_sys(e, "process.oomScoreAdj");
+	}
+	return 0;
+}
+
+/*
+ * cwd is resolved inside the container's root with no magic links: a cwd of
+ * /proc/self/fd/N (or a symlink to one) would otherwise land on whatever host
+ * directory fd N is (CVE-2024-21626).
+ */
+int proc_chdir(const char *cwd, struct uerr *e)
+{
+	_cleanup_close_ int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	_cleanup_close_ int fd = -1;
+
+	if (root < 0)
+		return uerr_sys(e, "opening /");
+	fd = open_in_root(root, cwd, O_PATH | O_DIRECTORY, 0);
+	if (fd < 0) {
+		errno = -fd;
+		return uerr_sys(e, "process.cwd %s (resolved in the container, no magic links)", cwd);
+	}
+	if (fchdir(fd) < 0)
+		return uerr_sys(e, "process.cwd %s", cwd);
+	return 0;
 }
 
 int proc_rlimits(const struct oci_process *p, struct uerr *e)

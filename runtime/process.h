@@ -11,6 +11,8 @@
 int proc_check(const struct oci_process *p, const char *path, struct uerr *e);
 int proc_find_exe(const struct oci_process *p, char **exe, struct uerr *e);
 int proc_rlimits(const struct oci_process *p, struct uerr *e);
+int proc_oom_score_adj(const struct oci_process *p, struct uerr *e);
+int proc_chdir(const char *cwd, struct uerr *e);
 int proc_sched(const struct oci_process *p, struct uerr *e);
 /* setgroups/setgid/setuid keeping the capabilities we are about to set. */
 int proc_identity(const struct oci_process *p, bool setgroups_allowed, struct uerr *e);

@@ -242,3 +242,63 @@ test_the_runtime_binary_is_out_of_reach() {
 	assert_match '^seals=15$' "$OUT" "seals: seal, shrink, grow, write" || return 1
 	assert_no_match '^write=ok' "$OUT"
 }
+
+# CVE-2024-21626: a cwd through /proc/self/fd/N (or a symlink to it) could
+# land on a host directory unirun holds open; it is refused, for the init and
+# for exec, whatever N is.
+test_cwd_through_proc_self_fd_is_refused() {
+	local n
+	for n in 3 4 5 6 7 8; do
+		cfg ".process.cwd = \"/proc/self/fd/$n\""
+		assert_failed c1 'process.cwd' rt run c1 </dev/null || return 1
+	done
+	cfg '.process.cwd = "/"'
+	start_bg c1 || return 1
+	ln -s /proc/self/fd/4 "$BUNDLE/rootfs/evil"
+	for n in 3 4 5 6 7 8 9 10; do
+		run_rc 1 rt exec --cwd "/proc/self/fd/$n" c1 pwd || return 1
+		assert_match 'process.cwd' "$ERR" || return 1
+	done
+	run_rc 1 rt exec --cwd /evil c1 pwd || return 1
+	assert_match 'process.cwd /evil' "$ERR"
+}
+
+# CVE-2025-52881: sysctls are written through unirun's own /proc before any
+# container mount exists, so a mount over /proc/sys can't redirect them.
+test_sysctl_writes_are_not_redirected_by_mounts() {
+	mkdir -p "$TMP/fake"
+	echo untouched >"$TMP/fake/ip_forward"
+	cfg '.linux.sysctl = {"net.ipv4.ip_forward": "1"}'
+	cfg ".mounts += [{\"destination\": \"/proc/sys/net/ipv4\", \"type\": \"bind\", \"source\": \"$TMP/fake\", \"options\": [\"rbind\"]}]"
+	set_args cat /proc/sys/net/ipv4/ip_forward
+	run_ok rt run c1 </dev/null || return 1
+	assert_eq untouched "$OUT" "the bind-mounted file, seen inside" || return 1
+	assert_eq untouched "$(cat "$TMP/fake/ip_forward")" "the host file"
+}
+
+# CVE-2025-31133: masking binds /dev/null over files; a /dev/null that is not
+# the null device is refused, not bound. A mount over /dev/null is refused
+# first (it is a default device); a symlink in an image without a /dev
+# tmpfs is replaced by the device.
+test_masking_needs_a_real_dev_null() {
+	echo secret >"$TMP/secret"
+	echo hidden >"$BUNDLE/rootfs/hidden"
+	cfg '.linux.maskedPaths = ["/hidden"]'
+	set_args cat /hidden
+	cfg '.linux.devices = [{"path": "/dev/null", "type": "c", "major": 1, "minor": 8}]'
+	run_rc 1 rt run c1 </dev/null || return 1
+	assert_match 'linux.maskedPaths: /dev/null in the container is not the null device' "$ERR" || return 1
+	assert_nothing_left c1 || return 1
+	cfg 'del(.linux.devices)'
+	cfg ".mounts += [{\"destination\": \"/dev/null\", \"type\": \"bind\", \"source\": \"$TMP/secret\", \"options\": [\"bind\"]}]"
+	run_rc 1 rt run c1 </dev/null || return 1
+	assert_no_match secret "$OUT" || return 1
+	assert_nothing_left c1 || return 1
+	cfg 'del(.mounts[-1]) | del(.mounts[] | select(.destination == "/dev"))'
+	rm -rf "$BUNDLE/rootfs/dev"
+	mkdir -p "$BUNDLE/rootfs/dev"
+	ln -s /secret "$BUNDLE/rootfs/dev/null"
+	cp "$TMP/secret" "$BUNDLE/rootfs/secret"
+	run_ok rt run c1 </dev/null || return 1
+	assert_eq "" "$OUT" "the masked file"
+}
