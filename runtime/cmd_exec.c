@@ -19,6 +19,7 @@
 #include "ns/ns.h"
 #include "runtime/commands.h"
 #include "runtime/container.h"
+#include "runtime/launch.h"
 #include "runtime/process.h"
 #include "runtime/sync.h"
 
@@ -216,6 +217,12 @@ static int exec_child(const struct oci_config *cfg, const struct oci_process *p,
 		return r;
 	if ((r = proc_become(p, cfg->linux.seccomp, !config_has_ns(cfg, CLONE_NEWUSER), &notify, e)) < 0)
 		return r;
+	/* The listener is a host path: the parent passes the notify fd on. */
+	if (notify >= 0) {
+		if (sync_send(sock, SYNC_SECCOMP, 0, notify) < 0)
+			return uerr_sys(e, "sync");
+		close(notify);
+	}
 	if (p->exec_cpu_affinity.final &&
 	    (r = proc_affinity(p->exec_cpu_affinity.final, "process.execCPUAffinity.final", e)) < 0)
 		return r;
@@ -273,7 +280,14 @@ static int exec_in(struct container *c, struct oci_config *cfg, const struct oci
 	while ((r = sync_recv(sock[0], &m, &fd)) > 0) {
 		if (m.type == SYNC_CONSOLE) {
 			master = fd;
-			if (o->console_socket && send_fd_to_path(o->console_socket, fd, "--console-socket", &e) < 0)
+			if (o->console_socket && send_fd_to_path(o->console_socket, fd, NULL, "--console-socket", &e) < 0)
+				break;
+		} else if (m.type == SYNC_SECCOMP) {
+			_cleanup_free_ char *json = seccomp_process_state(cfg->linux.seccomp, c->st, "running", pid);
+			r = send_fd_to_path(cfg->linux.seccomp->listener_path, fd, json,
+					    "linux.seccomp.listenerPath", &e);
+			close(fd);
+			if (r < 0)
 				break;
 		} else if (m.type == SYNC_ERROR) {
 			uerr_set(&e, m.code, "%s", m.msg);

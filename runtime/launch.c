@@ -210,9 +210,33 @@ static int run_parent_hooks(struct launch *l, struct uerr *e)
 	return sync_send(l->sync[0], SYNC_HOOKS_DONE, 0, -1) < 0 ? uerr_sys(e, "sync") : 0;
 }
 
+/* The runtime-spec's containerProcessState, sent with the notify fd. */
+char *seccomp_process_state(const struct oci_seccomp *sc, const struct cstate *st, const char *status,
+			    pid_t pid)
+{
+	yajl_gen g = yajl_gen_alloc(NULL);
+
+	yajl_gen_map_open(g);
+	jg_kv(g, "ociVersion", OCI_VERSION);
+	jg_str(g, "fds");
+	yajl_gen_array_open(g);
+	jg_str(g, "seccompFd");
+	yajl_gen_array_close(g);
+	jg_ki(g, "pid", pid);
+	if (sc->listener_metadata)
+		jg_kv(g, "metadata", sc->listener_metadata);
+	jg_str(g, "state");
+	state_gen_oci(g, st, status, pid);
+	yajl_gen_map_close(g);
+	return jg_finish(g, NULL);
+}
+
 static int send_seccomp_fd(struct launch *l, int fd, struct uerr *e)
 {
-	int r = send_fd_to_path(l->cfg->linux.seccomp->listener_path, fd, "linux.seccomp.listenerPath", e);
+	struct cstate st = { .id = (char *)l->o->id, .pid = l->pid, .bundle = l->bundle,
+			     .rootfs = l->rootfs, .created = "", .annotations = l->cfg->annotations };
+	_cleanup_free_ char *json = seccomp_process_state(l->cfg->linux.seccomp, &st, "creating", l->pid);
+	int r = send_fd_to_path(l->cfg->linux.seccomp->listener_path, fd, json, "linux.seccomp.listenerPath", e);
 
 	close(fd);
 	if (r < 0)
@@ -249,7 +273,7 @@ static int serve_child(struct launch *l, struct uerr *e)
 			break;
 		case SYNC_CONSOLE:
 			l->console_master = fd;
-			r = l->o->console_socket ? send_fd_to_path(l->o->console_socket, fd, "--console-socket", e) : 0;
+			r = l->o->console_socket ? send_fd_to_path(l->o->console_socket, fd, NULL, "--console-socket", e) : 0;
 			break;
 		case SYNC_SECCOMP:
 			r = send_seccomp_fd(l, fd, e);

@@ -32,6 +32,9 @@ struct launch {
 
 /* Everything of create up to "created"; returns with the container locked. */
 int launch_create(struct launch *l, struct uerr *e);
+/* The runtime-spec's containerProcessState JSON sent to a seccomp listener. */
+char *seccomp_process_state(const struct oci_seccomp *sc, const struct cstate *st, const char *status,
+			    pid_t pid);
 void launch_cleanup(struct launch *l);
 /* Release memory and fds (after success or cleanup). */
 void launch_free(struct launch *l);

@@ -96,7 +96,7 @@ int sync_expect(int sock, enum sync_type type, struct sync_msg *m, struct uerr *
 	return 0;
 }
 
-int send_fd_to_path(const char *path, int fd, const char *what, struct uerr *e)
+int send_fd_to_path(const char *path, int fd, const char *payload, const char *what, struct uerr *e)
 {
 	_cleanup_close_ int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
@@ -108,7 +108,7 @@ int send_fd_to_path(const char *path, int fd, const char *what, struct uerr *e)
 	strcpy(sa.sun_path, path);
 	if (s < 0 || connect(s, (struct sockaddr *)&sa, sizeof(sa)) < 0)
 		return uerr_sys(e, "%s %s", what, path);
-	if ((r = send_with_fd(s, &byte, 1, fd)) < 0) {
+	if ((r = payload ? send_with_fd(s, payload, strlen(payload), fd) : send_with_fd(s, &byte, 1, fd)) < 0) {
 		errno = -r;
 		return uerr_sys(e, "%s %s: sending the fd", what, path);
 	}

@@ -32,6 +32,8 @@ int sync_recv(int sock, struct sync_msg *m, int *fd);
 /* Wait for a message of `type`; an SYNC_ERROR or EOF becomes the error. */
 int sync_expect(int sock, enum sync_type type, struct sync_msg *m, struct uerr *e);
 /* Send an fd over a connected unix socket at path (--console-socket). */
-int send_fd_to_path(const char *path, int fd, const char *what, struct uerr *e);
+/* Connect to the unix socket at path and send fd with payload (a NUL byte
+ * when payload is NULL). */
+int send_fd_to_path(const char *path, int fd, const char *payload, const char *what, struct uerr *e);
 
 #endif

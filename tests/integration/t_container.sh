@@ -302,3 +302,39 @@ test_masking_needs_a_real_dev_null() {
 	run_ok rt run c1 </dev/null || return 1
 	assert_eq "" "$OUT" "the masked file"
 }
+
+# SCMP_ACT_NOTIFY: the notify fd goes to listenerPath with the runtime-spec's
+# containerProcessState (also for exec), and the agent answers for the kernel.
+test_seccomp_notify_reaches_the_listener() {
+	"$TOP/build/helpers/seccompagent" "$TMP/agent.sock" 2 >"$TMP/agent.out" 2>&1 &
+	local ap=$!
+	wait_for test -S "$TMP/agent.sock" || return 1
+	cfg ".linux.seccomp = {\"defaultAction\": \"SCMP_ACT_ALLOW\", \"listenerPath\": \"$TMP/agent.sock\", \"listenerMetadata\": \"meta-1\", \"syscalls\": [{\"names\": [\"mkdir\", \"mkdirat\"], \"action\": \"SCMP_ACT_NOTIFY\"}]}"
+	cfg '.root.readonly = false'
+	start_bg c1 sh -c 'mkdir /made && echo mkdir-said-yes; ls -d /made 2>&1; sleep 1000' || return 1
+	wait_for grep -q mkdir-said-yes "$TMP/c1.out" || { cat "$TMP/c1.out" "$TMP/agent.out"; return 1; }
+	assert_match 'No such file' "$(cat "$TMP/c1.out")" "the agent faked the mkdir" || return 1
+	local st
+	st=$(grep '^state ' "$TMP/agent.out" | head -n1 | cut -d' ' -f2-)
+	assert_eq '["seccompFd"]' "$(jq -c .fds <<<"$st")" || return 1
+	assert_eq meta-1 "$(jq -r .metadata <<<"$st")" || return 1
+	assert_eq c1 "$(jq -r .state.id <<<"$st")" || return 1
+	assert_eq "$(pid_of c1)" "$(jq -r .pid <<<"$st")" || return 1
+	run_ok rt exec c1 sh -c 'mkdir /again && test ! -d /again && echo faked-again' || return 1
+	assert_eq faked-again "$OUT" || return 1
+	assert_eq 2 "$(grep -c '^state ' "$TMP/agent.out")" || return 1
+	assert_eq running "$(jq -r .state.status <<<"$(grep '^state ' "$TMP/agent.out" | tail -n1 | cut -d' ' -f2-)")" || return 1
+	kill $ap 2>/dev/null
+	return 0
+}
+
+# CVE-2022-29162: nothing inheritable unless the config asks, also for exec.
+test_no_inheritable_capabilities_by_default() {
+	start_bg c1 sh -c 'grep -E "^Cap(Inh|Amb)" /proc/self/status; sleep 1000' || return 1
+	wait_for grep -q CapAmb "$TMP/c1.out" || return 1
+	assert_match '^CapInh:	0000000000000000$' "$(cat "$TMP/c1.out")" || return 1
+	assert_match '^CapAmb:	0000000000000000$' "$(cat "$TMP/c1.out")" || return 1
+	run_ok rt exec --cap CAP_NET_ADMIN c1 grep -E '^Cap(Inh|Amb)' /proc/self/status || return 1
+	assert_match '^CapInh:	0000000000000000$' "$OUT" || return 1
+	assert_match '^CapAmb:	0000000000000000$' "$OUT"
+}
