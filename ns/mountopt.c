@@ -93,9 +93,11 @@ int mount_opts_parse(char *const *options, struct mount_opts *o, const char *pat
 			o->tmpcopyup = true;
 			continue;
 		}
-		if (!strcmp(s, "idmap") || !strcmp(s, "ridmap"))
-			return uerr_set(e, EOPNOTSUPP, "%s.options[%zu]: idmapped mounts (\"%s\") are not "
-					"supported by unirun yet", path, i, s);
+		if (!strcmp(s, "idmap") || !strcmp(s, "ridmap")) {
+			o->idmap = true;
+			o->ridmap |= s[0] == 'r';
+			continue;
+		}
 		if (match_table(flag_opts, ARRAY_SIZE(flag_opts), s, &o->flags, &o->clear))
 			continue;
 		if (match_table(prop_opts, ARRAY_SIZE(prop_opts), s, &o->propagation, NULL))

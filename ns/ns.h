@@ -23,10 +23,16 @@ struct mount_opts {
 	unsigned long propagation; /* MS_SHARED/SLAVE/PRIVATE/UNBINDABLE (| MS_REC) */
 	unsigned long long attr_set, attr_clr; /* mount_setattr for r* options (rro…) */
 	bool bind, recursive_bind, tmpcopyup;
+	bool idmap, ridmap;        /* idmapped bind (ridmap: recursively) */
 	char *data;                /* fs-specific options, comma joined (malloc'ed) */
 };
 int mount_opts_parse(char *const *options, struct mount_opts *o, const char *path, struct uerr *e);
 void mount_opts_free(struct mount_opts *o);
+
+/* ns/idmap.c: in the parent, the detached idmapped trees of the mounts that
+ * ask for one (-1 for the others); *trees is NULL when none does. */
+int idmap_prepare(const struct oci_config *cfg, int **trees, struct uerr *e);
+void idmap_release(int *trees, size_t n);
 
 /* ns/rootfs.c */
 struct rootfs_ctx {
@@ -35,6 +41,7 @@ struct rootfs_ctx {
 	const char *cgroup_path;   /* the container's cgroup (for a cgroup mount) */
 	bool userns;               /* in a new user namespace: bind devices, no mknod */
 	bool no_pivot;
+	const int *idmapped;       /* per mount: a prepared tree, or -1 (may be NULL) */
 };
 int rootfs_prepare(const struct rootfs_ctx *rc, struct uerr *e);
 int rootfs_pivot(const struct rootfs_ctx *rc, struct uerr *e);

@@ -77,6 +77,14 @@ static int bind_tree(const char *source, bool recursive, const char *what, struc
 	return tree;
 }
 
+/* A tree the parent prepared (idmapped): ours to attach, closed after. */
+static int dup_tree(int tree, const char *what, struct uerr *e)
+{
+	int fd = fcntl(tree, F_DUPFD_CLOEXEC, 3);
+
+	return fd < 0 ? uerr_sys(e, "%s: the idmapped tree", what) : fd;
+}
+
 /* A new filesystem instance with its data options, as a detached mount. */
 static int fs_tree(const char *type, const char *source, const char *data, const char *what, struct uerr *e)
 {
@@ -151,7 +159,8 @@ static int mount_one(const struct rootfs_ctx *rc, int rootfd, size_t i, struct u
 			r = uerr_sys(e, "%s: source %s", what, m->source);
 			goto out;
 		}
-		tree = bind_tree(src, o.recursive_bind, what, e);
+		tree = rc->idmapped && rc->idmapped[i] >= 0 ? dup_tree(rc->idmapped[i], what, e)
+							     : bind_tree(src, o.recursive_bind, what, e);
 	} else if (cgroup) {
 		/* The container's own cgroup, as the cgroup namespace shows it: a bind
 		 * of its directory costs nothing, a fresh cgroup2 superblock an RCU wait. */

@@ -164,7 +164,7 @@ static int container_init(struct launch *l, struct uerr *e)
 {
 	const struct oci_config *c = l->cfg;
 	const struct oci_process *p = c->process;
-	struct rootfs_ctx rc = { .cfg = c, .rootfs = l->rootfs, .cgroup_path = l->cg.path,
+	struct rootfs_ctx rc = { .cfg = c, .rootfs = l->rootfs, .cgroup_path = l->cg.path, .idmapped = l->idmapped,
 				 .no_pivot = l->o->no_pivot };
 	_cleanup_free_ char *exe = NULL;
 	_cleanup_close_ int procfd = -1;

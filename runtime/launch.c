@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "lib/util.h"
+#include "ns/ns.h"
 #include "runtime/launch.h"
 #include "runtime/log.h"
 #include "runtime/process.h"
@@ -402,6 +403,8 @@ int launch_create(struct launch *l, struct uerr *e)
 		return uerr_sys(e, "opening %s", fifo);
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, l->sync) < 0)
 		return uerr_sys(e, "socketpair");
+	if ((r = idmap_prepare(l->cfg, &l->idmapped, e)) < 0)
+		return r;
 	l->child = do_clone3(l, &l->pidfd);
 	if (l->child < 0) {
 		l->child = 0;
@@ -413,6 +416,9 @@ int launch_create(struct launch *l, struct uerr *e)
 	}
 	close(l->sync[1]);
 	l->sync[1] = -1;
+	/* The init has its copies of the idmapped trees. */
+	idmap_release(l->idmapped, l->cfg->n_mounts);
+	l->idmapped = NULL;
 	l->pid = l->child;
 	if ((r = serve_child(l, e)) < 0)
 		return r;
@@ -432,6 +438,9 @@ void launch_free(struct launch *l)
 	l->sync[0] = l->fifo_fd = l->pidfd = l->console_master = -1;
 	cg_release(&l->cg);
 	container_close(&l->ct);
+	if (l->cfg)
+		idmap_release(l->idmapped, l->cfg->n_mounts);
+	l->idmapped = NULL;
 	config_free(l->cfg);
 	free(l->bundle);
 	free(l->rootfs);

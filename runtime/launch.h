@@ -28,6 +28,7 @@ struct launch {
 	pid_t child, pid;           /* clone3's child, and the container's init */
 	int pidfd;
 	int console_master;
+	int *idmapped;              /* per mount: an idmapped tree or -1 (NULL: none) */
 };
 
 /* Everything of create up to "created"; returns with the container locked. */

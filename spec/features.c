@@ -27,9 +27,9 @@ char *features_json(void)
 					     "startContainer", "poststart", "poststop", NULL };
 	static const char *const mopts[] = {
 		"async", "atime", "bind", "defaults", "dev", "diratime", "dirsync", "exec", "lazytime",
-		"loud", "mand", "noatime", "nodev", "nodiratime", "noexec", "nolazytime", "nomand",
+		"idmap", "loud", "mand", "noatime", "nodev", "nodiratime", "noexec", "nolazytime", "nomand",
 		"norelatime", "nostrictatime", "nosuid", "private", "rbind", "rdev", "rdiratime", "relatime",
-		"remount", "rexec", "rnoatime", "rnodev", "rnodiratime", "rnoexec", "rnosuid", "ro",
+		"remount", "rexec", "ridmap", "rnoatime", "rnodev", "rnodiratime", "rnoexec", "rnosuid", "ro",
 		"rprivate", "rrelatime", "rro", "rrw", "rshared", "rslave", "rstrictatime", "rsuid",
 		"runbindable", "rw", "shared", "silent", "slave", "strictatime", "suid", "sync",
 		"unbindable", NULL };
@@ -88,7 +88,7 @@ char *features_json(void)
 	enabled(g, "intelRdt", false);
 	jg_str(g, "mountExtensions");
 	yajl_gen_map_open(g);
-	enabled(g, "idmap", false);
+	enabled(g, "idmap", true);
 	yajl_gen_map_close(g);
 	yajl_gen_map_close(g);
 	jg_str(g, "annotations");

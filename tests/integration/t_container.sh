@@ -338,3 +338,35 @@ test_no_inheritable_capabilities_by_default() {
 	assert_match '^CapInh:	0000000000000000$' "$OUT" || return 1
 	assert_match '^CapAmb:	0000000000000000$' "$OUT"
 }
+
+# Idmapped bind mounts: with the mount's own mapping, and (idmap without
+# one) with the container's user namespace mapping.
+test_idmapped_bind_mounts() {
+	mkdir -p "$TMP/vol"
+	touch "$TMP/vol/root-file" "$TMP/vol/user-file"
+	chown 1000:1000 "$TMP/vol/user-file"
+	cfg ".mounts += [{\"destination\": \"/vol\", \"type\": \"bind\", \"source\": \"$TMP/vol\", \"options\": [\"bind\", \"idmap\"], \"uidMappings\": [{\"containerID\": 0, \"hostID\": 5000, \"size\": 2000}], \"gidMappings\": [{\"containerID\": 0, \"hostID\": 7000, \"size\": 2000}]}]"
+	set_args sh -c 'stat -c "%n %u:%g" /vol/root-file /vol/user-file'
+	run_ok rt run c1 </dev/null || return 1
+	assert_match '^/vol/root-file 5000:7000$' "$OUT" || return 1
+	assert_match '^/vol/user-file 6000:8000$' "$OUT" || return 1
+	# idmap alone: the container's own mapping; its root writes as the disk's root.
+	chmod 755 "$TMP"
+	chown -R 100000:100000 "$BUNDLE/rootfs"
+	cfg '.linux.namespaces += [{"type": "user"}] | .linux.uidMappings = [{"containerID": 0, "hostID": 100000, "size": 65536}] | .linux.gidMappings = [{"containerID": 0, "hostID": 100000, "size": 65536}]'
+	cfg 'del(.mounts[-1].uidMappings, .mounts[-1].gidMappings)'
+	set_args sh -c 'stat -c "%n %u:%g" /vol/root-file /vol/user-file && touch /vol/made-inside'
+	run_ok rt run c2 </dev/null || return 1
+	assert_match '^/vol/root-file 0:0$' "$OUT" || return 1
+	assert_match '^/vol/user-file 1000:1000$' "$OUT" || return 1
+	assert_eq 0:0 "$(stat -c %u:%g "$TMP/vol/made-inside")" "owner on the host of a file made inside"
+}
+
+test_idmapped_mount_errors() {
+	cfg ".mounts += [{\"destination\": \"/vol\", \"type\": \"tmpfs\", \"source\": \"tmpfs\", \"options\": [\"idmap\"]}]"
+	assert_failed c1 'mounts\[[0-9]+\] \(/vol\): only bind mounts can be idmapped' rt create c1 || return 1
+	cfg ".mounts[-1] = {\"destination\": \"/vol\", \"type\": \"bind\", \"source\": \"$TMP\", \"options\": [\"bind\", \"idmap\"]}"
+	assert_failed c1 'idmap without uidMappings/gidMappings needs' rt create c1 || return 1
+	cfg ".mounts[-1].uidMappings = [{\"containerID\": 0, \"hostID\": 5000, \"size\": 10}]"
+	assert_failed c1 'uidMappings and gidMappings go together' rt create c1
+}

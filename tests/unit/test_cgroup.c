@@ -116,8 +116,12 @@ static void test_mount_options(void)
 	mount_opts_free(&o);
 
 	char *idmap[] = { "bind", "idmap", NULL };
-	CHECK(mount_opts_parse(idmap, &o, "mounts[2]", &e) < 0);
-	CHECK_CONTAINS(e.msg, "mounts[2].options[1]: idmapped mounts");
+	CHECK(mount_opts_parse(idmap, &o, "mounts[2]", &e) == 0);
+	CHECK(o.idmap && !o.ridmap && o.bind);
+	mount_opts_free(&o);
+	char *ridmap[] = { "rbind", "ridmap", NULL };
+	CHECK(mount_opts_parse(ridmap, &o, "mounts[2]", &e) == 0);
+	CHECK(o.idmap && o.ridmap && o.recursive_bind);
 	mount_opts_free(&o);
 }
 
