@@ -182,8 +182,8 @@ static int ns_flags_of(const struct oci_config *cfg)
 }
 
 /* The child: join the rest of the namespaces, become the process, exec. */
-static int exec_child(const struct oci_config *cfg, const struct oci_process *p, int pidfd, int sock,
-		      int preserve_fds, struct uerr *e)
+static int exec_child(const struct oci_config *cfg, const struct oci_process *p, const struct seccomp_bpf *bpf,
+		      int pidfd, int sock, int preserve_fds, struct uerr *e)
 {
 	_cleanup_free_ char *exe = NULL;
 	int flags = ns_flags_of(cfg) & ~(CLONE_NEWPID | CLONE_NEWTIME);
@@ -215,7 +215,7 @@ static int exec_child(const struct oci_config *cfg, const struct oci_process *p,
 		return r;
 	if ((r = proc_find_exe(p, &exe, e)) < 0)
 		return r;
-	if ((r = proc_become(p, cfg->linux.seccomp, !config_has_ns(cfg, CLONE_NEWUSER), &notify, e)) < 0)
+	if ((r = proc_become(p, cfg->linux.seccomp ? bpf : NULL, !config_has_ns(cfg, CLONE_NEWUSER), &notify, e)) < 0)
 		return r;
 	/* The listener is a host path: the parent passes the notify fd on. */
 	if (notify >= 0) {
@@ -238,6 +238,7 @@ static int exec_in(struct container *c, struct oci_config *cfg, const struct oci
 	_cleanup_close_ int pidfd = (int)syscall(SYS_pidfd_open, init, 0);
 	_cleanup_close_ int cgfd = open(c->st->cgroup, O_DIRECTORY | O_RDONLY | O_CLOEXEC);
 	int sock[2], master = -1, child_pidfd = -1, fd;
+	struct seccomp_bpf bpf __attribute__((cleanup(seccomp_bpf_free))) = { 0 };
 	struct uerr e = { 0 };
 	struct sync_msg m;
 	pid_t pid;
@@ -245,6 +246,10 @@ static int exec_in(struct container *c, struct oci_config *cfg, const struct oci
 
 	if (pidfd < 0 || cgfd < 0)
 		return fail("exec %s: %s", o->id, strerror(errno));
+	/* Compiled here (or found in the cache), before the clone: the child
+	 * only installs it. */
+	if (cfg->linux.seccomp && seccomp_prepare(cfg->linux.seccomp, G.root, &bpf, &e) < 0)
+		return fail("exec %s: %s", o->id, e.msg);
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sock) < 0)
 		return fail("exec: socketpair: %s", strerror(errno));
 	/* pid and time namespaces take effect for children: enter them here. */
@@ -270,7 +275,7 @@ static int exec_in(struct container *c, struct oci_config *cfg, const struct oci
 	if (pid == 0) {
 		close(sock[0]);
 		close(c->dirfd);
-		exec_child(cfg, p, pidfd, sock[1], o->preserve_fds, &e);
+		exec_child(cfg, p, &bpf, pidfd, sock[1], o->preserve_fds, &e);
 		sync_send_err(sock[1], &e);
 		_exit(127);
 	}

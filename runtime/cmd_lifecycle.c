@@ -124,7 +124,7 @@ int container_start(struct container *c, struct uerr *e)
 				status_names[s]);
 	if ((r = release_init(c, pid, e)) < 0)
 		return r;
-	if ((r = container_config(c, &cfg, e)) < 0)
+	if (c->st->poststart && (r = container_config(c, &cfg, e)) < 0)
 		return r;
 	if (cfg && cfg->hooks.n[HOOK_POSTSTART]) {
 		_cleanup_free_ char *json = container_state_json(c, "running", pid);

@@ -201,7 +201,7 @@ int container_destroy(struct container *c, struct uerr *e)
 		if ((r = cg_remove(c->st->cgroup, c->st->cgroup_created, e)) < 0)
 			return r;
 	}
-	if (c->st && container_config(c, &cfg, e) == 0 && cfg) {
+	if (c->st && c->st->poststop && container_config(c, &cfg, e) == 0 && cfg) {
 		_cleanup_free_ char *json = container_state_json(c, "stopped", 0);
 		struct uerr he;
 		/* poststop failures are logged, and the container goes anyway (spec). */

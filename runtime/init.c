@@ -224,7 +224,7 @@ static int container_init(struct launch *l, struct uerr *e)
 		return r;
 	if ((r = proc_find_exe(p, &exe, e)) < 0)
 		return r;
-	if ((r = proc_become(p, c->linux.seccomp, !rc.userns || getuid() == 0, &notify, e)) < 0)
+	if ((r = proc_become(p, c->linux.seccomp ? &l->seccomp : NULL, !rc.userns || getuid() == 0, &notify, e)) < 0)
 		return r;
 	if (notify >= 0) {
 		if (ask(SYNC_SECCOMP, notify, SYNC_SECCOMP_DONE, e) < 0)

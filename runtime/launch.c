@@ -317,6 +317,9 @@ static int record_state(struct launch *l, struct uerr *e)
 	st->cgroup_created = l->cg.created;
 	/* exec needs the container's process defaults, and hooks run later. */
 	st->saved_config = true;
+	/* start and delete parse the saved config only for these. */
+	st->poststart = l->cfg->hooks.n[HOOK_POSTSTART] > 0;
+	st->poststop = l->cfg->hooks.n[HOOK_POSTSTOP] > 0;
 	if (st->saved_config) {
 		_cleanup_free_ char *src = xasprintf("%s/config.json", l->bundle);
 		_cleanup_free_ char *dst = xasprintf("%s/config.json", l->ct.dir);
@@ -405,6 +408,8 @@ int launch_create(struct launch *l, struct uerr *e)
 		return uerr_sys(e, "socketpair");
 	if ((r = idmap_prepare(l->cfg, &l->idmapped, e)) < 0)
 		return r;
+	if (l->cfg->linux.seccomp && (r = seccomp_prepare(l->cfg->linux.seccomp, o->root, &l->seccomp, e)) < 0)
+		return r;
 	l->child = do_clone3(l, &l->pidfd);
 	if (l->child < 0) {
 		l->child = 0;
@@ -441,6 +446,7 @@ void launch_free(struct launch *l)
 	if (l->cfg)
 		idmap_release(l->idmapped, l->cfg->n_mounts);
 	l->idmapped = NULL;
+	seccomp_bpf_free(&l->seccomp);
 	config_free(l->cfg);
 	free(l->bundle);
 	free(l->rootfs);

@@ -6,6 +6,7 @@
 #include <sys/types.h>
 #include "cgroup/cgroup.h"
 #include "runtime/container.h"
+#include "runtime/process.h"
 #include "spec/config.h"
 
 struct launch_opts {
@@ -29,6 +30,7 @@ struct launch {
 	int pidfd;
 	int console_master;
 	int *idmapped;              /* per mount: an idmapped tree or -1 (NULL: none) */
+	struct seccomp_bpf seccomp; /* compiled by the parent, installed by init */
 };
 
 /* Everything of create up to "created"; returns with the container locked. */

@@ -296,20 +296,20 @@ void proc_cloexec_from(int from)
 /* Who the process is, in the order that keeps each step possible: without
  * no_new_privs a seccomp filter needs CAP_SYS_ADMIN, so it goes in before the
  * capabilities are dropped; with it, as late as possible. */
-int proc_become(const struct oci_process *p, const struct oci_seccomp *sc, bool setgroups_allowed,
+int proc_become(const struct oci_process *p, const struct seccomp_bpf *sc, bool setgroups_allowed,
 		int *notify, struct uerr *e)
 {
 	int r;
 
 	*notify = -1;
-	if (sc && !p->no_new_privileges && (r = seccomp_apply(sc, false, notify, e)) < 0)
+	if (sc && !p->no_new_privileges && (r = seccomp_install(sc, notify, e)) < 0)
 		return r;
 	if ((r = proc_drop_bounding(p, e)) < 0 || (r = proc_identity(p, setgroups_allowed, e)) < 0 ||
 	    (r = proc_caps(p, e)) < 0)
 		return r;
 	if (p->no_new_privileges && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		return uerr_sys(e, "process.noNewPrivileges");
-	if (sc && p->no_new_privileges && (r = seccomp_apply(sc, true, notify, e)) < 0)
+	if (sc && p->no_new_privileges && (r = seccomp_install(sc, notify, e)) < 0)
 		return r;
 	return 0;
 }

@@ -24,13 +24,26 @@ void proc_cloexec_from(int from);
 
 /* seccomp (if any), bounding set, uid/gid/groups, capabilities,
  * no_new_privs — in the order that keeps each step possible. */
-int proc_become(const struct oci_process *p, const struct oci_seccomp *sc, bool setgroups_allowed,
+struct seccomp_bpf;
+int proc_become(const struct oci_process *p, const struct seccomp_bpf *sc, bool setgroups_allowed,
 		int *notify, struct uerr *e);
 /* No blocked or ignored signals inherited by the container's process. */
 void proc_reset_signals(void);
 
 /* runtime/seccomp.c: build the filter; load it (returns the notify fd or -1). */
 int seccomp_check(const struct oci_seccomp *s, struct uerr *e);
-int seccomp_apply(const struct oci_seccomp *s, bool no_new_privs, int *notify_fd, struct uerr *e);
+/* The filter as BPF, compiled in the parent (from a verified cache under
+ * cache_root when one matches) and installed by the process itself. */
+struct sock_filter;
+struct seccomp_bpf {
+	struct sock_filter *insns;
+	size_t len;
+	unsigned flags;            /* SECCOMP_FILTER_FLAG_* */
+	bool notify;               /* has SCMP_ACT_NOTIFY rules: a listener fd comes back */
+};
+int seccomp_prepare(const struct oci_seccomp *s, const char *cache_root, struct seccomp_bpf *out,
+		    struct uerr *e);
+int seccomp_install(const struct seccomp_bpf *b, int *notify_fd, struct uerr *e);
+void seccomp_bpf_free(struct seccomp_bpf *b);
 
 #endif

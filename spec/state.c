@@ -29,6 +29,8 @@ char *state_to_json(const struct cstate *s, size_t *len)
 	jg_ki(g, "cgroupCreated", s->cgroup_created);
 	jg_kb(g, "savedConfig", s->saved_config);
 	jg_kb(g, "rootless", s->rootless);
+	jg_kb(g, "poststart", s->poststart);
+	jg_kb(g, "poststop", s->poststop);
 	yajl_gen_map_close(g);
 	return jg_finish(g, len);
 }
@@ -70,6 +72,10 @@ struct cstate *state_parse(const char *text, struct uerr *e)
 		r = j_opt(&c, s->tree, "", "savedConfig", j_bool, &s->saved_config);
 	if (r == 0)
 		r = j_opt(&c, s->tree, "", "rootless", j_bool, &s->rootless);
+	if (r == 0)
+		r = j_opt(&c, s->tree, "", "poststart", j_bool, &s->poststart);
+	if (r == 0)
+		r = j_opt(&c, s->tree, "", "poststop", j_bool, &s->poststop);
 	if (r < 0) {
 		uerr_prefix(e, "state.json");
 		goto fail;

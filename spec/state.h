@@ -18,6 +18,7 @@ struct cstate {
 	int cgroup_created;             /* how many trailing levels unirun made */
 	bool saved_config;              /* config.json copied beside (hooks need it) */
 	bool rootless;
+	bool poststart, poststop;       /* the saved config has such hooks (parse it then) */
 
 	yajl_val tree;
 	struct arena arena;

@@ -370,3 +370,41 @@ test_idmapped_mount_errors() {
 	cfg ".mounts[-1].uidMappings = [{\"containerID\": 0, \"hostID\": 5000, \"size\": 10}]"
 	assert_failed c1 'uidMappings and gidMappings go together' rt create c1
 }
+
+# A Docker-sized profile (one rule per syscall, ~360, plus an unknown name
+# that is skipped as the peers do) loads and lets the container run.
+test_a_docker_sized_seccomp_profile() {
+	bash "$TOP/tests/bench/big-seccomp.sh" >"$TMP/profile.json" || return 1
+	jq '.syscalls |= map(select(.names[0] != "mkdirat" and .names[0] != "mkdir"))' "$TMP/profile.json" >"$TMP/p2.json"
+	cfg ".linux.seccomp = $(cat "$TMP/p2.json")"
+	cfg '.root.readonly = false'
+	set_args sh -c 'echo alive; mkdir /x 2>&1 || echo denied'
+	run_ok rt run c1 </dev/null || return 1
+	assert_match '^alive$' "$OUT" || return 1
+	assert_match 'Operation not permitted' "$OUT" || return 1
+	assert_match '^denied$' "$OUT"
+}
+
+# The compiled filter is cached under the state root, keyed by the whole
+# profile; a cache file that doesn't match is ignored, never trusted.
+test_seccomp_filter_cache() {
+	cfg '.linux.seccomp = {"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [{"names": ["mkdir", "mkdirat"], "action": "SCMP_ACT_ERRNO", "errnoRet": 13}]}'
+	cfg '.root.readonly = false'
+	set_args sh -c 'mkdir /x 2>&1 || true'
+	run_ok rt run c1 </dev/null || return 1
+	assert_match 'Permission denied' "$OUT" || return 1
+	local f
+	f=$(ls "$ROOT/.cache:seccomp/"*) || fail "no cache file" || return 1
+	run_ok rt run c2 </dev/null || return 1
+	assert_match 'Permission denied' "$OUT" || return 1
+	# Same file name, other contents: recompiled, same behaviour.
+	printf 'unirun seccomp cache 1\nsomething else entirely' >"$f"
+	run_ok rt run c3 </dev/null || return 1
+	assert_match 'Permission denied' "$OUT" || return 1
+	cfg '.linux.seccomp.syscalls[0].errnoRet = 1'
+	run_ok rt run c4 </dev/null || return 1
+	assert_match 'Operation not permitted' "$OUT" || return 1
+	assert_eq 2 "$(ls "$ROOT/.cache:seccomp" | wc -l)" "cache files for two profiles" || return 1
+	run_ok rt list -q || return 1
+	assert_eq "" "$OUT" "list shows no cache"
+}
