@@ -73,7 +73,9 @@ int res_controllers(const struct resources *r, unsigned *mask, struct uerr *e)
 		m |= CTRL_CPU;
 	if (r->cpu.cpus || r->cpu.mems)
 		m |= CTRL_CPUSET;
-	if (r->pids.limit.set)
+	/* -1 ("max") is what a cgroup without the controller has anyway: it
+	 * needs pids only where pids already counts (apply_other). */
+	if (r->pids.limit.set && r->pids.limit.v >= 0)
 		m |= CTRL_PIDS;
 	if (r->block_io.weight.set || r->block_io.n_weight_device)
 		m |= CTRL_IO;
@@ -360,7 +362,8 @@ static int apply_other(int fd, const char *path, const struct resources *r, stru
 	char buf[128];
 	int ret;
 
-	if (r->pids.limit.set && (ret = put_u64(fd, path, "pids.max", r->pids.limit.v, e)) < 0)
+	if (r->pids.limit.set && (r->pids.limit.v >= 0 || faccessat(fd, "pids.max", F_OK, 0) == 0) &&
+	    (ret = put_u64(fd, path, "pids.max", r->pids.limit.v, e)) < 0)
 		return ret;
 	for (size_t i = 0; i < r->n_hugepages; i++) {
 		char file[64];

@@ -134,6 +134,26 @@ static int parse_top(struct jctx *c, yajl_val t, struct oci_config *cfg)
 	return 0;
 }
 
+/*
+ * pids.limit 0: runtime-spec 1.2.1 made `limit` optional, so from then on a
+ * 0 written there means 0. Before, every client's Go structs wrote 0 for
+ * "not set" (podman 4, containerd 1.6), and runc and crun read it so.
+ */
+static bool zero_pids_is_unset(const char *version)
+{
+	unsigned major = 0, minor = 0, patch = 0;
+
+	if (!version || sscanf(version, "%u.%u.%u", &major, &minor, &patch) < 2)
+		return true;
+	return major == 1 && (minor < 2 || (minor == 2 && patch < 1));
+}
+
+static void legacy_pids(struct resources *r, const char *version)
+{
+	if (r && r->pids.limit.set && r->pids.limit.v == 0 && zero_pids_is_unset(version))
+		r->pids.limit.set = false;
+}
+
 struct oci_config *config_parse(const char *text, const char *what, struct uerr *e)
 {
 	struct oci_config *cfg = xcalloc(1, sizeof(*cfg));
@@ -146,6 +166,7 @@ struct oci_config *config_parse(const char *text, const char *what, struct uerr 
 		config_free(cfg);
 		return NULL;
 	}
+	legacy_pids(cfg->linux.resources, cfg->oci_version);
 	return cfg;
 }
 
@@ -210,6 +231,8 @@ struct resources_doc *resources_parse(const char *text, const char *what, struct
 		resources_doc_free(d);
 		return NULL;
 	}
+	/* update's LinuxResources carries no version: read 0 as runc does. */
+	legacy_pids(d->res, NULL);
 	return d;
 }
 

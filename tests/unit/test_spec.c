@@ -47,7 +47,7 @@ static void expect_error_extra(const char *extra, const char *msg)
 static void test_full_config_parses(void)
 {
 	const char *text =
-		"{\"ociVersion\":\"1.2.0\",\"root\":{\"path\":\"rootfs\",\"readonly\":true},"
+		"{\"ociVersion\":\"1.2.1\",\"root\":{\"path\":\"rootfs\",\"readonly\":true},"
 		"\"hostname\":\"h\",\"domainname\":\"d\","
 		"\"process\":{\"terminal\":true,\"consoleSize\":{\"height\":24,\"width\":80},"
 		"\"user\":{\"uid\":1000,\"gid\":100,\"umask\":18,\"additionalGids\":[5,6]},"
@@ -114,6 +114,7 @@ static void test_full_config_parses(void)
 	CHECK_STR(c->linux.cgroups_path, "/a/b");
 	CHECK_STR(strmap_get(c->linux.sysctl, "net.ipv4.ip_forward"), "1");
 	CHECK_INT(c->linux.resources->memory.limit.v, 1048576);
+	/* 1.2.1: pids.limit 0 is a limit of 0. */
 	CHECK(c->linux.resources->pids.limit.set);
 	CHECK_INT(c->linux.resources->pids.limit.v, 0);
 	CHECK_INT(c->linux.resources->n_devices, 2);
@@ -241,6 +242,27 @@ static void test_big_unsigned_values(void)
 	config_free(c);
 }
 
+/* Before 1.2.1 clients wrote pids.limit 0 for "not set" (podman 4.3 sends
+ * 1.0.2-dev with 0): no limit, no pids controller. */
+static void test_zero_pids_limit_by_version(void)
+{
+	static const char *const versions[] = { "1.0.2-dev", "1.1.0", "1.2.0", "1.2.1", "1.3.0" };
+	static const bool is_limit[] = { false, false, false, true, true };
+
+	for (size_t i = 0; i < 5; i++) {
+		struct uerr e;
+		_cleanup_free_ char *t = xasprintf("{\"ociVersion\":\"%s\"," MIN_ROOT "," MIN_PROCESS
+						   ",\"linux\":{\"resources\":{\"pids\":{\"limit\":0}}}}",
+						   versions[i]);
+		struct oci_config *c = parse(t, &e);
+
+		CHECK(c != NULL);
+		if (c)
+			CHECK(c->linux.resources->pids.limit.set == is_limit[i]);
+		config_free(c);
+	}
+}
+
 static void test_default_spec_parses(void)
 {
 	for (int rootless = 0; rootless < 2; rootless++) {
@@ -306,6 +328,12 @@ static void test_process_and_resources_documents(void)
 	if (r)
 		CHECK_INT(r->res->pids.limit.v, 10);
 	resources_doc_free(r);
+	/* update's JSON has no version: 0 is "not set", as runc reads it. */
+	r = resources_parse("{\"pids\":{\"limit\":0}}", "resources", &e);
+	CHECK(r != NULL);
+	if (r)
+		CHECK(!r->res->pids.limit.set);
+	resources_doc_free(r);
 	r = resources_parse("{\"pids\":{\"limit\":\"x\"}}", "resources", &e);
 	CHECK(r == NULL);
 	CHECK_CONTAINS(e.msg, "resources: pids.limit: expected an integer");
@@ -321,6 +349,7 @@ int main(void)
 	RUN(test_linux_errors);
 	RUN(test_last_duplicate_key_wins_and_null_is_absent);
 	RUN(test_big_unsigned_values);
+	RUN(test_zero_pids_limit_by_version);
 	RUN(test_default_spec_parses);
 	RUN(test_state_round_trip);
 	RUN(test_process_and_resources_documents);

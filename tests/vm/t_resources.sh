@@ -127,7 +127,11 @@ test_update_enables_what_it_needs_and_nothing_else() {
 	assert_eq 50 "$(cat "$cg/pids.max")" pids.max || return 1
 	assert_eq 1 "$(cat "$cg/cpu.weight")" "cpu.weight of shares 2" || return 1
 	assert_eq "20000 50000" "$(cat "$cg/cpu.max")" cpu.max || return 1
+	# --pids-limit 0 is "not set", as for runc; 0 itself through unified.
 	run_ok rt update --pids-limit 0 c1 || return 1
+	assert_eq 50 "$(cat "$cg/pids.max")" "pids.max after --pids-limit 0" || return 1
+	echo '{"unified": {"pids.max": "0"}}' >"$TMP/r.json"
+	run_ok rt update --resources "$TMP/r.json" c1 || return 1
 	assert_eq 0 "$(cat "$cg/pids.max")" "pids.max 0 is a limit" || return 1
 	run_rc 1 rt exec c1 true || return 1
 	echo '{"unified": {"memory.high": "30000000"}}' >"$TMP/r.json"
