@@ -68,8 +68,10 @@ int res_controllers(const struct resources *r, unsigned *mask, struct uerr *e)
 		return ret;
 	if (r->memory.limit.set || r->memory.reservation.set || r->memory.swap.set)
 		m |= CTRL_MEMORY;
-	if (r->cpu.shares.set || r->cpu.quota.set || r->cpu.period.set || r->cpu.burst.set ||
-	    r->cpu.idle.set)
+	/* shares 1024 is weight 100, what a cgroup has without asking (and what
+	 * containerd always sends): like pids -1 it needs no controller. */
+	if ((r->cpu.shares.set && r->cpu.shares.v != 1024) || r->cpu.quota.set || r->cpu.period.set ||
+	    r->cpu.burst.set || r->cpu.idle.set)
 		m |= CTRL_CPU;
 	if (r->cpu.cpus || r->cpu.mems)
 		m |= CTRL_CPUSET;
@@ -302,6 +304,7 @@ static int apply_cpu(int fd, const char *path, const struct resources *r, struct
 	int ret;
 
 	if (r->cpu.shares.set && r->cpu.shares.v > 0 &&
+	    (r->cpu.shares.v != 1024 || faccessat(fd, "cpu.weight", F_OK, 0) == 0) &&
 	    (ret = put_u64(fd, path, "cpu.weight", (int64_t)cpu_shares_to_weight((uint64_t)r->cpu.shares.v), e)) < 0)
 		return ret;
 	if (r->cpu.quota.set || r->cpu.period.set) {

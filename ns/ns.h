@@ -34,6 +34,10 @@ void mount_opts_free(struct mount_opts *o);
 int idmap_prepare(const struct oci_config *cfg, int **trees, struct uerr *e);
 void idmap_release(int *trees, size_t n);
 
+/* ns/copyup.c: copy directory target (an fd resolved in the rootfs) into the
+ * root of the detached mount tree (a fresh tmpfs), owners and modes kept. */
+int tmpcopyup(int target, int tree, struct uerr *e);
+
 /* ns/rootfs.c */
 struct rootfs_ctx {
 	const struct oci_config *cfg;

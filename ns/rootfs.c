@@ -141,8 +141,8 @@ static int mount_one(const struct rootfs_ctx *rc, int rootfd, size_t i, struct u
 	if ((r = mount_opts_parse(m->options, &o, what, e)) < 0)
 		return r;
 	cgroup = m->type && (!strcmp(m->type, "cgroup") || !strcmp(m->type, "cgroup2"));
-	if (o.tmpcopyup) {
-		r = uerr_set(e, EOPNOTSUPP, "%s: option tmpcopyup is not supported by unirun yet", what);
+	if (o.tmpcopyup && (!m->type || strcmp(m->type, "tmpfs") || o.bind)) {
+		r = uerr_set(e, EINVAL, "%s: tmpcopyup is for tmpfs mounts", what);
 		goto out;
 	}
 	if (!o.bind && !m->type) {
@@ -178,6 +178,11 @@ static int mount_one(const struct rootfs_ctx *rc, int rootfd, size_t i, struct u
 		goto out;
 	target = mkpath_in_root(rootfd, m->destination, (o.bind || cgroup) && src && !source_is_dir(src), e);
 	if ((r = target) < 0) {
+		uerr_prefix(e, "%s", what);
+		goto out;
+	}
+	/* Before its flags: a tmpfs asked to be read-only is filled first. */
+	if (o.tmpcopyup && (r = tmpcopyup(target, tree, e)) < 0) {
 		uerr_prefix(e, "%s", what);
 		goto out;
 	}

@@ -408,3 +408,24 @@ test_seccomp_filter_cache() {
 	run_ok rt list -q || return 1
 	assert_eq "" "$OUT" "list shows no cache"
 }
+
+# tmpcopyup (podman --tmpfs): the tmpfs starts with what the directory held.
+test_tmpfs_with_tmpcopyup() {
+	mkdir -p "$BUNDLE/rootfs/data/sub"
+	echo kept >"$BUNDLE/rootfs/data/file"
+	chmod 0751 "$BUNDLE/rootfs/data/sub"
+	chown 12:34 "$BUNDLE/rootfs/data/file"
+	ln -s /etc/passwd "$BUNDLE/rootfs/data/link"
+	cfg '.mounts += [{"destination": "/data", "type": "tmpfs", "source": "tmpfs", "options": ["tmpcopyup", "ro"]}]'
+	set_args sh -c 'cat /data/file; stat -c "%a" /data/sub; stat -c "%u:%g" /data/file; readlink /data/link;
+		grep " /data " /proc/mounts | cut -d" " -f3,4; touch /data/new 2>/dev/null || echo ro'
+	run_ok rt run c1 </dev/null || return 1
+	assert_match '^kept$' "$OUT" || return 1
+	assert_match '^751$' "$OUT" || return 1
+	assert_match '^12:34$' "$OUT" || return 1
+	assert_match '^/etc/passwd$' "$OUT" || return 1
+	assert_match '^tmpfs ro' "$OUT" || return 1
+	assert_match '^ro$' "$OUT" || return 1
+	cfg '.mounts[-1] = {"destination": "/data", "type": "bind", "source": "/tmp", "options": ["bind", "tmpcopyup"]}'
+	assert_failed c2 'tmpcopyup is for tmpfs mounts' rt create c2
+}
