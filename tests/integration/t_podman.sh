@@ -2,49 +2,7 @@
 # test has its own storage root, a busybox image imported from the bundle's
 # rootfs tarball (no registry), the cgroupfs manager and no network.
 
-podman_setup() {
-	command -v podman >/dev/null || skip "podman is not installed (tests/deps.sh installs it)"
-	PM_ROOT=$TMP/podman
-	import_image || return 1
-}
-
-# pm ARGS...: podman on the test's private store, with unirun as runtime.
-pm() {
-	podman --root "$PM_ROOT/root" --runroot "$PM_ROOT/run" --storage-driver overlay \
-		--cgroup-manager cgroupfs --events-backend file --runtime "$UNIRUN" "$@"
-}
-
-# Flags for every container: no network, conmon outside cgroups (on a hybrid
-# host podman would otherwise write cgroup v1 for it), and limits this
-# machine can grant without CAP_SYS_RESOURCE.
-PM_RUN=()
-pm_run_flags() {
-	local nofile nproc
-	nofile=$(ulimit -Hn) nproc=$(ulimit -Hu)
-	[ "$nproc" = unlimited ] || [ "$nproc" -gt 32768 ] && nproc=32768
-	PM_RUN=(--network none --ulimit "nofile=$nofile:$nofile" --ulimit "nproc=$nproc:$nproc")
-	if [ "$(stat -fc %T /sys/fs/cgroup)" != cgroup2fs ]; then
-		PM_RUN+=(--cgroups no-conmon --pids-limit 0)
-	fi
-}
-
-import_image() {
-	[ -s "$TOP/tests/.cache/rootfs.tar" ] || fail "no cached rootfs tarball" || return 1
-	pm import -q "$TOP/tests/.cache/rootfs.tar" localhost/busybox:unirun >/dev/null 2>"$TMP/import.err" ||
-		fail "podman import: $(cat "$TMP/import.err")" || return 1
-	pm_run_flags
-}
-
-podman_teardown() {
-	[ -n "${PM_ROOT:-}" ] && [ -d "$PM_ROOT" ] && pm system reset -f >/dev/null 2>&1
-	return 0
-}
-
-# The store holds overlay mounts: podman takes them down before the rest goes.
-test_teardown() {
-	podman_teardown
-	rm -rf "$TMP"
-}
+source "$TOP/tests/integration/clients.sh"
 
 test_podman_run_prints_and_returns_the_exit_code() {
 	podman_setup || return 1

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The guest suite, run by `make check`: one boot of the pure-cgroup2 guest
-# (tests/vm/run.sh) running every tests/vm/t_*.sh through the integration
-# runner. Ends with "vm: N passed, N failed, N skipped".
+# (tests/vm/run.sh) running tests/vm/guest.sh (every tests/vm/t_*.sh through
+# the integration runner, and the client tests again with runc). Ends with
+# "vm: N passed, N failed, N skipped".
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
@@ -17,12 +18,18 @@ if ! tests/vm/build.sh >/dev/null; then
 fi
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
-INTEGRATION_DIR=$top/tests/vm INTEGRATION_LABEL=vm-guest tests/vm/run.sh \
-	bash tests/integration/run.sh 2>&1 | tee "$out"
-line=$(grep -E '^vm-guest: [0-9]+ passed' "$out" | tail -n1)
-if [ -z "$line" ]; then
-	echo "not ok - vm: the guest suite did not finish"
-	echo "vm: 0 passed, 1 failed"
-	exit 1
-fi
-echo "vm: ${line#vm-guest: }"
+tests/vm/run.sh bash tests/vm/guest.sh 2>&1 | tee "$out"
+p=0 f=0 k=0
+for label in vm-guest vm-runc; do
+	line=$(grep -E "^$label: [0-9]+ passed" "$out" | tail -n1)
+	if [ -z "$line" ]; then
+		echo "not ok - $label: the guest suite did not finish"
+		f=$((f + 1))
+		continue
+	fi
+	p=$((p + $(sed -E 's/.*: ([0-9]+) passed.*/\1/' <<<"$line")))
+	f=$((f + $(sed -E 's/.* ([0-9]+) failed.*/\1/' <<<"$line")))
+	k=$((k + $(grep -oE '[0-9]+ skipped' <<<"$line" | grep -oE '[0-9]+' || echo 0)))
+done
+echo "vm: $p passed, $f failed, $k skipped"
+[ "$f" = 0 ]
