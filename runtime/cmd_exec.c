@@ -333,7 +333,8 @@ int cmd_exec(int argc, char **argv)
 	}
 	enum cstatus s = container_status(&c, &init);
 	if (s == ST_STOPPED || s == ST_CREATING || (s == ST_PAUSED && !o.ignore_paused)) {
-		fail("exec: container \"%s\" is %s", o.id, status_names[s]);
+		fail("exec: container \"%s\" is %s%s", o.id, status_names[s],
+		     s == ST_STOPPED ? ": container not running" : "");
 		goto out;
 	}
 	if (container_config(&c, &cfg, &e) < 0 || !cfg) {

@@ -37,7 +37,12 @@ static void test_only_the_requested_controllers(void)
 	CHECK_INT(mask_of("{}", &e), 0);
 	CHECK_INT(mask_of("{\"devices\":[{\"allow\":false,\"access\":\"rwm\"}]}", &e), 0);
 	CHECK_INT(mask_of("{\"memory\":{\"limit\":1}}", &e), CTRL_MEMORY);
-	CHECK_INT(mask_of("{\"pids\":{\"limit\":0}}", &e), CTRL_PIDS);
+	CHECK_INT(mask_of("{\"pids\":{\"limit\":5}}", &e), CTRL_PIDS);
+	/* 0 in a versionless document is "not set"; -1 and shares 1024 are what
+	 * a cgroup has without its controller. */
+	CHECK_INT(mask_of("{\"pids\":{\"limit\":0}}", &e), 0);
+	CHECK_INT(mask_of("{\"pids\":{\"limit\":-1}}", &e), 0);
+	CHECK_INT(mask_of("{\"cpu\":{\"shares\":1024}}", &e), 0);
 	CHECK_INT(mask_of("{\"cpu\":{\"shares\":2}}", &e), CTRL_CPU);
 	CHECK_INT(mask_of("{\"cpu\":{\"cpus\":\"0\"}}", &e), CTRL_CPUSET);
 	CHECK_INT(mask_of("{\"cpu\":{\"quota\":1,\"mems\":\"0\"}}", &e), CTRL_CPU | CTRL_CPUSET);

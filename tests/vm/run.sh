@@ -21,6 +21,9 @@ trap 'rm -rf "$res"' EXIT
 	echo
 } >"$res/cmd"
 truncate -s 64M "$res/disk.img"
+# The work tree: what the guest must show even if it lies under /tmp.
+top=$(cd "$here/../.." && pwd)
+echo "$top" >"$res/workdir"
 
 # /dev/kvm on PVM hosts (kvm_pvm) can't boot a stock kernel: TCG there.
 accel=(-accel tcg,thread=multi -cpu max)

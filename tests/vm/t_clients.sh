@@ -33,5 +33,7 @@ test_ctr_memory_limit_is_enforced() {
 	run_ok c run -d --runc-binary "$UNIRUN" --memory-limit 33554432 "$IMG" c1 sleep 1000 || return 1
 	local cg=$CG2/$CTD_NS/c1
 	assert_eq 33554432 "$(cat "$cg/memory.max")" "memory.max of --memory-limit" || return 1
+	run_ok c task metrics c1 || return 1
+	assert_match 'memory\.usage_limit +33554432' "$OUT" "ctr task metrics" || return 1
 	run_rc 137 c task exec --exec-id e1 c1 dd if=/dev/zero of=/dev/null bs=48M count=1
 }

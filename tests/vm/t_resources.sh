@@ -122,6 +122,12 @@ test_update_enables_what_it_needs_and_nothing_else() {
 		--cpu-quota 20000 --cpu-period 50000 c1 || return 1
 	local cg=$CG2/g$$/c1
 	assert_levels "cpu memory pids" "/g$$" || return 1
+	run_ok rt update --memory-reservation 16777216 --cpuset-cpus 1 --cpuset-mems 0 --blkio-weight 500 c1 || return 1
+	assert_levels "cpuset cpu io memory pids" "/g$$" || return 1
+	assert_eq 16777216 "$(cat "$cg/memory.low")" "memory.low of --memory-reservation" || return 1
+	assert_eq 1 "$(cat "$cg/cpuset.cpus")" "cpuset.cpus" || return 1
+	assert_eq 0 "$(cat "$cg/cpuset.mems")" "cpuset.mems" || return 1
+	assert_match '^default 4950$' "$(cat "$cg/io.weight")" "io.weight of --blkio-weight 500" || return 1
 	assert_eq 33554432 "$(cat "$cg/memory.max")" memory.max || return 1
 	assert_eq 33554432 "$(cat "$cg/memory.swap.max")" memory.swap.max || return 1
 	assert_eq 50 "$(cat "$cg/pids.max")" pids.max || return 1
