@@ -151,6 +151,39 @@ void cg_release(struct cgroup *cg)
 	cg->mount = cg->path = cg->boundary = NULL;
 }
 
+/* Delegated to us, as systemd's Delegate=yes or an administrator's chown
+ * makes it: we may make children and move processes. */
+static bool delegated(const char *dir)
+{
+	_cleanup_free_ char *procs = xasprintf("%s/cgroup.procs", dir);
+	_cleanup_free_ char *ctl = xasprintf("%s/cgroup.subtree_control", dir);
+
+	return access(dir, W_OK) == 0 && access(procs, W_OK) == 0 && access(ctl, W_OK) == 0;
+}
+
+/*
+ * Rootless without a delegated cgroup: the container runs in unirun's own
+ * cgroup, which is fine as long as nothing needs a controller; a config that
+ * asks for limits is refused, naming what is missing.
+ */
+static int no_delegation(struct cgroup *cg, unsigned need, struct uerr *e)
+{
+	char names[128] = "";
+
+	for (int i = 0; i < CTRL_COUNT; i++)
+		if (need & (1u << i))
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+				 names[0] ? ", " : "", ctrl_names[i]);
+	if (need)
+		return uerr_set(e, EACCES, "linux.resources needs the %s controller%s, but %s is not "
+				"delegated to uid %u (run unirun from a delegated cgroup, e.g. "
+				"systemd-run --user --scope -p Delegate=yes)", names,
+				strchr(names, ',') ? "s" : "", cg->boundary, (unsigned)geteuid());
+	free(cg->path);
+	cg->path = NULL;
+	return 0;
+}
+
 int cg_prepare(struct cgroup *cg, const char *cgroups_path, const char *id,
 	       const struct resources *res, struct uerr *e)
 {
@@ -164,6 +197,8 @@ int cg_prepare(struct cgroup *cg, const char *cgroups_path, const char *id,
 		return r;
 	if ((r = cg_mount(&mount, e)) < 0 || (r = cg_resolve(cg, mount, cgroups_path, id, e)) < 0)
 		return r;
+	if (geteuid() != 0 && !delegated(cg->boundary))
+		return no_delegation(cg, need, e);
 	if ((r = cg_make_dirs(cg, e)) < 0)
 		goto fail;
 	/* The shared "unirun" level of the default path is never ours to remove. */

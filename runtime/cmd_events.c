@@ -82,6 +82,10 @@ int cmd_events(int argc, char **argv)
 		container_close(&c);
 		return fail("events: container \"%s\" is %s", id, status_names[s]);
 	}
+	if (!has_cgroup(c.st)) {
+		container_close(&c);
+		return fail("events: container \"%s\" has no cgroup of its own (rootless without a delegated cgroup)", id);
+	}
 	_cleanup_free_ char *path = xstrdup(c.st->cgroup);
 	container_close(&c);
 	if (stats) {

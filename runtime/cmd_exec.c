@@ -183,10 +183,10 @@ static int ns_flags_of(const struct oci_config *cfg)
 
 /* The child: join the rest of the namespaces, become the process, exec. */
 static int exec_child(const struct oci_config *cfg, const struct oci_process *p, const struct seccomp_bpf *bpf,
-		      int pidfd, int sock, int preserve_fds, struct uerr *e)
+		      int pidfd, int joined, int sock, int preserve_fds, struct uerr *e)
 {
 	_cleanup_free_ char *exe = NULL;
-	int flags = ns_flags_of(cfg) & ~(CLONE_NEWPID | CLONE_NEWTIME);
+	int flags = ns_flags_of(cfg) & ~(CLONE_NEWPID | CLONE_NEWTIME | joined);
 	int master, notify = -1, r;
 
 	/* Until execve we are a copy of unirun inside the container: not
@@ -215,7 +215,7 @@ static int exec_child(const struct oci_config *cfg, const struct oci_process *p,
 		return r;
 	if ((r = proc_find_exe(p, &exe, e)) < 0)
 		return r;
-	if ((r = proc_become(p, cfg->linux.seccomp ? bpf : NULL, !config_has_ns(cfg, CLONE_NEWUSER), &notify, e)) < 0)
+	if ((r = proc_become(p, cfg->linux.seccomp ? bpf : NULL, proc_setgroups_allowed(), &notify, e)) < 0)
 		return r;
 	/* The listener is a host path: the parent passes the notify fd on. */
 	if (notify >= 0) {
@@ -236,7 +236,7 @@ static int exec_in(struct container *c, struct oci_config *cfg, const struct oci
 		   const struct exec_opts *o, pid_t init)
 {
 	_cleanup_close_ int pidfd = (int)syscall(SYS_pidfd_open, init, 0);
-	_cleanup_close_ int cgfd = open(c->st->cgroup, O_DIRECTORY | O_RDONLY | O_CLOEXEC);
+	_cleanup_close_ int cgfd = has_cgroup(c->st) ? open(c->st->cgroup, O_DIRECTORY | O_RDONLY | O_CLOEXEC) : -2;
 	int sock[2], master = -1, child_pidfd = -1, fd;
 	struct seccomp_bpf bpf __attribute__((cleanup(seccomp_bpf_free))) = { 0 };
 	struct uerr e = { 0 };
@@ -244,7 +244,7 @@ static int exec_in(struct container *c, struct oci_config *cfg, const struct oci
 	pid_t pid;
 	int r;
 
-	if (pidfd < 0 || cgfd < 0)
+	if (pidfd < 0 || cgfd == -1)
 		return fail("exec %s: %s", o->id, strerror(errno));
 	/* Compiled here (or found in the cache), before the clone: the child
 	 * only installs it. */
@@ -254,15 +254,20 @@ static int exec_in(struct container *c, struct oci_config *cfg, const struct oci
 		return fail("exec: socketpair: %s", strerror(errno));
 	/* pid and time namespaces take effect for children: enter them here. */
 	int late = ns_flags_of(cfg) & (CLONE_NEWPID | CLONE_NEWTIME);
+	/* Without privileges only the container's own user namespace gives the
+	 * right to join its pid namespace: we go in there for good (what we do
+	 * after the clone works the same from inside). */
+	if (late && geteuid() != 0 && (ns_flags_of(cfg) & CLONE_NEWUSER))
+		late |= CLONE_NEWUSER;
 	_cleanup_close_ int own_pid = open("/proc/self/ns/pid", O_RDONLY | O_CLOEXEC);
 	_cleanup_close_ int own_time = open("/proc/self/ns/time", O_RDONLY | O_CLOEXEC);
 	if (late && setns(pidfd, late) < 0)
 		return fail("exec %s: joining the pid namespace: %s", o->id, strerror(errno));
-	struct clone_args args = { .flags = CLONE_INTO_CGROUP | CLONE_PIDFD,
+	struct clone_args args = { .flags = (cgfd >= 0 ? CLONE_INTO_CGROUP : 0) | CLONE_PIDFD,
 				   .pidfd = (uint64_t)(uintptr_t)&child_pidfd, .exit_signal = SIGCHLD,
-				   .cgroup = (uint64_t)cgfd };
+				   .cgroup = cgfd >= 0 ? (uint64_t)cgfd : 0 };
 	pid = (pid_t)syscall(SYS_clone3, &args, sizeof(args));
-	if (pid > 0 && late) {
+	if (pid > 0 && late && !(late & CLONE_NEWUSER)) {
 		/* Back to our own namespaces for whatever we fork later (hooks,
 		 * LeakSanitizer's tracer): only the exec'd child belongs there. */
 		if ((late & CLONE_NEWPID) && own_pid >= 0)
@@ -275,7 +280,7 @@ static int exec_in(struct container *c, struct oci_config *cfg, const struct oci
 	if (pid == 0) {
 		close(sock[0]);
 		close(c->dirfd);
-		exec_child(cfg, p, &bpf, pidfd, sock[1], o->preserve_fds, &e);
+		exec_child(cfg, p, &bpf, pidfd, (late & CLONE_NEWUSER) ? CLONE_NEWUSER : 0, sock[1], o->preserve_fds, &e);
 		sync_send_err(sock[1], &e);
 		_exit(127);
 	}

@@ -186,6 +186,38 @@ static int ps_table(int *pids, size_t n, int argc, char **argv)
 	return pclose(f) == 0 ? 0 : fail("ps: %s failed", cmd);
 }
 
+/* Without a cgroup: the processes in the init's pid namespace. */
+static int pidns_pids(pid_t init, int **pids, size_t *n, struct uerr *e)
+{
+	char link[64], want[64] = "", have[64];
+	_cleanup_closedir_ DIR *d = opendir("/proc");
+	struct dirent *de;
+	size_t cap = 0;
+	ssize_t k;
+
+	snprintf(link, sizeof(link), "/proc/%d/ns/pid", (int)init);
+	if (!d || (k = readlink(link, want, sizeof(want) - 1)) < 0)
+		return uerr_sys(e, "reading %s", link);
+	want[k] = '\0';
+	*pids = NULL;
+	*n = 0;
+	while ((de = readdir(d))) {
+		int p = atoi(de->d_name);
+		if (p <= 0)
+			continue;
+		snprintf(link, sizeof(link), "/proc/%d/ns/pid", p);
+		if ((k = readlink(link, have, sizeof(have) - 1)) < 0)
+			continue;
+		have[k] = '\0';
+		if (strcmp(have, want))
+			continue;
+		if (*n == cap)
+			*pids = xrealloc(*pids, (cap = cap ? cap * 2 : 16) * sizeof(**pids));
+		(*pids)[(*n)++] = p;
+	}
+	return 0;
+}
+
 int cmd_ps(int argc, char **argv)
 {
 	static const struct option opts[] = { { "format", required_argument, NULL, 'f' }, { 0 } };
@@ -214,7 +246,7 @@ int cmd_ps(int argc, char **argv)
 		container_close(&c);
 		return fail("ps: container \"%s\" is %s", id, status_names[s]);
 	}
-	r = cg_pids(c.st->cgroup, &pids, &n, &e);
+	r = has_cgroup(c.st) ? cg_pids(c.st->cgroup, &pids, &n, &e) : pidns_pids(pid, &pids, &n, &e);
 	container_close(&c);
 	if (r < 0)
 		return fail("ps %s: %s", id, e.msg);

@@ -348,8 +348,14 @@ int cmd_kill(int argc, char **argv)
 		container_close(&c);
 		return fail("kill: container \"%s\" is %s: container not running", id, status_names[s]);
 	}
-	if (all && (!c.st->cgroup || !*c.st->cgroup || access(c.st->cgroup, F_OK) < 0))
-		r = s == ST_STOPPED ? 0 : uerr_set(&e, ENOENT, "container has no cgroup for --all");
+	if (all && s == ST_STOPPED && (!has_cgroup(c.st) || access(c.st->cgroup, F_OK) < 0))
+		r = 0;
+	else if (all && !has_cgroup(c.st) && kill(pid, sig) < 0)
+		/* No cgroup (rootless, not delegated): the init, whose pid
+		 * namespace takes the rest with it on SIGKILL. */
+		r = uerr_sys(&e, "kill %d", pid);
+	else if (all && !has_cgroup(c.st))
+		r = 0;
 	else if (all && sig == SIGKILL)
 		r = cg_kill(c.st->cgroup, &e);
 	else if (all)
@@ -380,7 +386,9 @@ static int freeze_cmd(const char *cmd, int argc, char **argv, bool freeze)
 		return fail("%s: container \"%s\" is %s, not %s", cmd, id, status_names[s],
 			    freeze ? "running" : "paused");
 	}
-	r = cg_freeze(c.st->cgroup, freeze, &e);
+	r = has_cgroup(c.st) ? cg_freeze(c.st->cgroup, freeze, &e)
+			     : uerr_set(&e, EOPNOTSUPP, "the container has no cgroup of its own to freeze "
+						     "(rootless without a delegated cgroup)");
 	container_close(&c);
 	return r < 0 ? fail("%s %s: %s", cmd, id, e.msg) : 0;
 }

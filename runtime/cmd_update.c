@@ -139,6 +139,10 @@ int cmd_update(int argc, char **argv)
 		fail("update: container \"%s\" is %s", id, status_names[s]);
 		goto out;
 	}
+	if (!has_cgroup(c.st)) {
+		fail("update: container \"%s\" has no cgroup of its own (rootless without a delegated cgroup)", id);
+		goto out;
+	}
 	dirfd = open(c.st->cgroup, O_DIRECTORY | O_RDONLY | O_CLOEXEC);
 	if (dirfd < 0) {
 		fail("update: %s: %s", c.st->cgroup, strerror(errno));

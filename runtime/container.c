@@ -1,9 +1,12 @@
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include "lib/util.h"
 #include "cgroup/cgroup.h"
@@ -143,7 +146,7 @@ enum cstatus container_status(const struct container *c, pid_t *pid)
 	*pid = c->st->pid;
 	if (faccessat(c->dirfd, "exec.fifo", F_OK, 0) == 0)
 		return ST_CREATED;
-	if (c->st->cgroup && cg_frozen(c->st->cgroup))
+	if (has_cgroup(c->st) && cg_frozen(c->st->cgroup))
 		return ST_PAUSED;
 	return ST_RUNNING;
 }
@@ -184,13 +187,34 @@ void state_dir_remove(const char *dir)
 	rmdir(dir);
 }
 
+/* No cgroup to kill: SIGKILL the init (its pid namespace goes with it) and
+ * wait on its pidfd for it to be gone. */
+static int kill_init(struct container *c, struct uerr *e)
+{
+	pid_t pid;
+
+	if (container_status(c, &pid) == ST_STOPPED || pid <= 0)
+		return 0;
+	_cleanup_close_ int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (pidfd < 0)
+		return errno == ESRCH ? 0 : uerr_sys(e, "pidfd_open %d", (int)pid);
+	if (syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0) < 0 && errno != ESRCH)
+		return uerr_sys(e, "killing the init %d", (int)pid);
+	struct pollfd p = { .fd = pidfd, .events = POLLIN };
+	if (poll(&p, 1, 10000) == 0)
+		return uerr_set(e, ETIMEDOUT, "the init %d did not die", (int)pid);
+	return 0;
+}
+
 int container_destroy(struct container *c, struct uerr *e)
 {
 	struct oci_config *cfg = NULL;
 	pid_t pid;
 	int r = 0;
 
-	if (c->st && c->st->cgroup) {
+	if (c->st && !has_cgroup(c->st) && (r = kill_init(c, e)) < 0)
+		return r;
+	if (has_cgroup(c->st)) {
 		if (container_status(c, &pid) != ST_STOPPED || cg_populated(c->st->cgroup)) {
 			if (cg_kill(c->st->cgroup, e) < 0)
 				return uerr_ret(e);

@@ -30,6 +30,12 @@ enum cstatus container_status(const struct container *c, pid_t *pid);
 int container_config(const struct container *c, struct oci_config **cfg, struct uerr *e);
 /* The OCI state JSON hooks get on stdin. */
 char *container_state_json(const struct container *c, const char *status, pid_t pid);
+/* Rootless without a delegated cgroup, a container has none of its own. */
+static inline bool has_cgroup(const struct cstate *st)
+{
+	return st && st->cgroup && *st->cgroup;
+}
+
 /* Stop everything, run poststop hooks, remove the cgroup and the state dir. */
 int container_destroy(struct container *c, struct uerr *e);
 /* Remove a state dir and its files (no hooks, no cgroup). */

@@ -164,7 +164,10 @@ static int container_init(struct launch *l, struct uerr *e)
 {
 	const struct oci_config *c = l->cfg;
 	const struct oci_process *p = c->process;
-	struct rootfs_ctx rc = { .cfg = c, .rootfs = l->rootfs, .cgroup_path = l->cg.path, .idmapped = l->idmapped,
+	/* Without a cgroup of its own (rootless, not delegated) the container
+	 * sees the one it runs in. */
+	struct rootfs_ctx rc = { .cfg = c, .rootfs = l->rootfs, .cgroup_path = l->cg.path ? l->cg.path : l->cg.boundary,
+				 .idmapped = l->idmapped,
 				 .no_pivot = l->o->no_pivot };
 	_cleanup_free_ char *exe = NULL;
 	_cleanup_close_ int procfd = -1;
@@ -224,7 +227,7 @@ static int container_init(struct launch *l, struct uerr *e)
 		return r;
 	if ((r = proc_find_exe(p, &exe, e)) < 0)
 		return r;
-	if ((r = proc_become(p, c->linux.seccomp ? &l->seccomp : NULL, !rc.userns || getuid() == 0, &notify, e)) < 0)
+	if ((r = proc_become(p, c->linux.seccomp ? &l->seccomp : NULL, proc_setgroups_allowed(), &notify, e)) < 0)
 		return r;
 	if (notify >= 0) {
 		if (ask(SYNC_SECCOMP, notify, SYNC_SECCOMP_DONE, e) < 0)

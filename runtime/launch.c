@@ -122,11 +122,68 @@ static int write_map(pid_t pid, const char *file, const struct oci_idmap *m, siz
 	return 0;
 }
 
+/* Only our own uid and gid, one each: what an unprivileged process may map. */
+static bool just_ourselves(const struct oci_linux *x)
+{
+	return x->n_uid_mappings == 1 && x->uid_mappings[0].size == 1 && x->uid_mappings[0].host_id == geteuid() &&
+	       x->n_gid_mappings == 1 && x->gid_mappings[0].size == 1 && x->gid_mappings[0].host_id == getegid();
+}
+
+/* Several ranges without privileges: newuidmap/newgidmap, which check them
+ * against /etc/subuid and /etc/subgid. */
+static int helper_map(const char *helper, pid_t pid, const struct oci_idmap *m, size_t n, const char *field,
+		      struct uerr *e)
+{
+	char **argv = xcalloc(3 * n + 3, sizeof(*argv));
+	size_t k = 0;
+	int status = 0;
+	pid_t child;
+
+	argv[k++] = (char *)helper;
+	argv[k++] = xasprintf("%d", (int)pid);
+	for (size_t i = 0; i < n; i++) {
+		argv[k++] = xasprintf("%u", m[i].container_id);
+		argv[k++] = xasprintf("%u", m[i].host_id);
+		argv[k++] = xasprintf("%u", m[i].size);
+	}
+	child = fork();
+	if (child == 0) {
+		execvp(helper, argv);
+		_exit(127);
+	}
+	if (child > 0)
+		waitpid(child, &status, 0);
+	for (size_t i = 1; i < k; i++)
+		free(argv[i]);
+	free(argv);
+	if (child < 0)
+		return uerr_sys(e, "fork for %s", helper);
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		return uerr_set(e, EPERM, "%s: %s refused the mapping (exit %d; is it installed, and are the "
+				"ranges in /etc/sub%cid?)", field, helper, WIFEXITED(status) ? WEXITSTATUS(status) : -1,
+				helper[3] == 'u' ? 'u' : 'g');
+	return 0;
+}
+
 static int map_ids(struct launch *l, pid_t pid, struct uerr *e)
 {
 	const struct oci_linux *x = &l->cfg->linux;
+	char path[64];
 	int r;
 
+	if (geteuid() != 0 && just_ourselves(x)) {
+		/* The kernel lets us map ourselves once setgroups is denied. */
+		snprintf(path, sizeof(path), "/proc/%d/setgroups", (int)pid);
+		if ((r = write_file_at(AT_FDCWD, path, "deny", 4)) < 0) {
+			errno = -r;
+			return uerr_sys(e, "writing %s", path);
+		}
+	} else if (geteuid() != 0) {
+		if ((r = helper_map("newuidmap", pid, x->uid_mappings, x->n_uid_mappings, "linux.uidMappings", e)) < 0 ||
+		    (r = helper_map("newgidmap", pid, x->gid_mappings, x->n_gid_mappings, "linux.gidMappings", e)) < 0)
+			return r;
+		return sync_send(l->sync[0], SYNC_MAPPED, 0, -1) < 0 ? uerr_sys(e, "sync") : 0;
+	}
 	if ((r = write_map(pid, "uid_map", x->uid_mappings, x->n_uid_mappings, e)) < 0 ||
 	    (r = write_map(pid, "gid_map", x->gid_mappings, x->n_gid_mappings, e)) < 0)
 		return r;
@@ -181,7 +238,8 @@ static void plan_namespaces(struct launch *l)
 static pid_t do_clone3(struct launch *l, int *pidfd)
 {
 	struct clone_args args = {
-		.flags = CLONE_INTO_CGROUP | CLONE_PIDFD | (l->two_step ? 0 : (uint64_t)l->clone_flags),
+		.flags = (l->cg.dirfd >= 0 ? CLONE_INTO_CGROUP : 0) | CLONE_PIDFD |
+			 (l->two_step ? 0 : (uint64_t)l->clone_flags),
 		.pidfd = (uint64_t)(uintptr_t)pidfd,
 		.exit_signal = SIGCHLD,
 		.cgroup = (uint64_t)l->cg.dirfd,
@@ -395,6 +453,9 @@ int launch_create(struct launch *l, struct uerr *e)
 		return r;
 	if ((r = cg_prepare(&l->cg, l->cfg->linux.cgroups_path, o->id, l->cfg->linux.resources, e)) < 0)
 		return r;
+	if (!l->cg.path)
+		log_warn("%s runs without a cgroup of its own: %s is not delegated to uid %u", o->id,
+			 l->cg.boundary, (unsigned)geteuid());
 	if ((r = delegate_cgroup(l, e)) < 0)
 		return r;
 	fifo = xasprintf("%s/exec.fifo", l->ct.dir);

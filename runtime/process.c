@@ -94,6 +94,19 @@ int proc_find_exe(const struct oci_process *p, char **exe, struct uerr *e)
 	return uerr_set(e, ENOENT, "process.args[0]: \"%s\" not found in $PATH (%s)", name, path);
 }
 
+/* A user namespace mapped without privileges has setgroups denied. */
+bool proc_setgroups_allowed(void)
+{
+	char buf[16] = "";
+	int fd = open("/proc/self/setgroups", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return true;
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	return n <= 0 || strncmp(buf, "deny", 4) != 0;
+}
+
 /* Before the container's mounts or namespaces can stand in for /proc/self. */
 int proc_oom_score_adj(const struct oci_process *p, struct uerr *e)
 {

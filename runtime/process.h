@@ -12,6 +12,7 @@ int proc_check(const struct oci_process *p, const char *path, struct uerr *e);
 int proc_find_exe(const struct oci_process *p, char **exe, struct uerr *e);
 int proc_rlimits(const struct oci_process *p, struct uerr *e);
 int proc_oom_score_adj(const struct oci_process *p, struct uerr *e);
+bool proc_setgroups_allowed(void);
 int proc_chdir(const char *cwd, struct uerr *e);
 int proc_sched(const struct oci_process *p, struct uerr *e);
 /* setgroups/setgid/setuid keeping the capabilities we are about to set. */
