@@ -184,7 +184,7 @@ static int no_delegation(struct cgroup *cg, unsigned need, struct uerr *e)
 	return 0;
 }
 
-int cg_prepare(struct cgroup *cg, const char *cgroups_path, const char *id,
+int cg_prepare(struct cgroup *cg, bool rootless, const char *cgroups_path, const char *id,
 	       const struct resources *res, struct uerr *e)
 {
 	const char *mount;
@@ -197,7 +197,7 @@ int cg_prepare(struct cgroup *cg, const char *cgroups_path, const char *id,
 		return r;
 	if ((r = cg_mount(&mount, e)) < 0 || (r = cg_resolve(cg, mount, cgroups_path, id, e)) < 0)
 		return r;
-	if (geteuid() != 0 && !delegated(cg->boundary))
+	if (rootless && !delegated(cg->boundary))
 		return no_delegation(cg, need, e);
 	if ((r = cg_make_dirs(cg, e)) < 0)
 		goto fail;

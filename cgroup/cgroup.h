@@ -26,7 +26,9 @@ int cg_self(char **out, struct uerr *e);
 /* Resolve linux.cgroupsPath (NULL: the default "<own cgroup>/unirun/<id>"), make
  * the directories, enable exactly the controllers `res` needs from the boundary
  * down, and write the limits. On failure nothing is left behind. */
-int cg_prepare(struct cgroup *cg, const char *cgroups_path, const char *id,
+/* rootless: a cgroup unirun may not write means running without one (or an
+ * error when resources need controllers). */
+int cg_prepare(struct cgroup *cg, bool rootless, const char *cgroups_path, const char *id,
 	       const struct resources *res, struct uerr *e);
 void cg_release(struct cgroup *cg);
 /* chown the cgroup and its delegatable files to uid:gid (cgroupns + userns). */

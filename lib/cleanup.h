@@ -2,6 +2,7 @@
 #ifndef UNIRUN_CLEANUP_H
 #define UNIRUN_CLEANUP_H
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>

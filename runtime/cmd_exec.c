@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "lib/util.h"
+#include "cgroup/cgroup.h"
 #include "ns/ns.h"
 #include "runtime/commands.h"
 #include "runtime/container.h"
@@ -25,6 +26,7 @@
 
 struct exec_opts {
 	const char *process_file, *console_socket, *pid_file, *cwd, *user, *id;
+	const char *label, *apparmor;   /* refused by proc_check, as in a config */
 	char **env, **caps;
 	size_t n_env, n_caps;
 	uint32_t *gids;
@@ -43,7 +45,8 @@ static int parse_exec_opts(int argc, char **argv, struct exec_opts *o)
 		{ "env", required_argument, NULL, 'e' }, { "user", required_argument, NULL, 'u' },
 		{ "additional-gids", required_argument, NULL, 'g' }, { "cap", required_argument, NULL, 'c' },
 		{ "no-new-privs", no_argument, NULL, 'n' }, { "preserve-fds", required_argument, NULL, 'F' },
-		{ "ignore-paused", no_argument, NULL, 'I' }, { 0 }
+		{ "ignore-paused", no_argument, NULL, 'I' }, { "process-label", required_argument, NULL, 'L' },
+		{ "apparmor", required_argument, NULL, 'A' }, { 0 }
 	};
 	uint64_t n;
 	int c;
@@ -80,6 +83,8 @@ static int parse_exec_opts(int argc, char **argv, struct exec_opts *o)
 			o->preserve_fds = (int)n;
 			break;
 		case 'I': o->ignore_paused = true; break;
+		case 'L': o->label = optarg; break;
+		case 'A': o->apparmor = optarg; break;
 		default:
 			return fail("exec: unknown option (see unirun exec --help)");
 		}
@@ -168,6 +173,10 @@ static int build_process(const struct exec_opts *o, struct oci_config *cfg,
 	}
 	if (o->no_new_privs)
 		p->no_new_privileges = true;
+	if (o->label)
+		p->selinux_label = (char *)o->label;
+	if (o->apparmor)
+		p->apparmor_profile = (char *)o->apparmor;
 	*out = p;
 	return 0;
 }
@@ -232,6 +241,27 @@ static int exec_child(const struct oci_config *cfg, const struct oci_process *p,
 	return uerr_sys(e, "exec %s", exe);
 }
 
+/* The cgroup the init is in now, if it lies inside the container's. */
+static int init_leaf(const char *cgroup, pid_t init)
+{
+	_cleanup_free_ char *text = NULL, *leaf = NULL;
+	struct uerr e;
+	const char *mount;
+	char path[64], *rel;
+
+	snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)init);
+	if (read_file_at(AT_FDCWD, path, &text, NULL) < 0 || !(rel = strstr(text, "0::/")) ||
+	    cg_mount(&mount, &e) < 0)
+		return -1;
+	rel += 3;
+	rel[strcspn(rel, "\n")] = '\0';
+	leaf = xasprintf("%s%s", mount, rel);
+	size_t n = strlen(cgroup);
+	if (strncmp(leaf, cgroup, n) || leaf[n] != '/')
+		return -1;
+	return open(leaf, O_DIRECTORY | O_RDONLY | O_CLOEXEC);
+}
+
 static int exec_in(struct container *c, struct oci_config *cfg, const struct oci_process *p,
 		   const struct exec_opts *o, pid_t init)
 {
@@ -267,6 +297,15 @@ static int exec_in(struct container *c, struct oci_config *cfg, const struct oci
 				   .pidfd = (uint64_t)(uintptr_t)&child_pidfd, .exit_signal = SIGCHLD,
 				   .cgroup = cgfd >= 0 ? (uint64_t)cgfd : 0 };
 	pid = (pid_t)syscall(SYS_clone3, &args, sizeof(args));
+	if (pid < 0 && (errno == EBUSY || errno == EOPNOTSUPP) && cgfd >= 0) {
+		/* The container made its cgroup a parent with controllers (cgroupns
+		 * delegation): processes live in leaves now, so join the init's. */
+		_cleanup_close_ int leaf = init_leaf(c->st->cgroup, init);
+		if (leaf >= 0) {
+			args.cgroup = (uint64_t)leaf;
+			pid = (pid_t)syscall(SYS_clone3, &args, sizeof(args));
+		}
+	}
 	if (pid > 0 && late && !(late & CLONE_NEWUSER)) {
 		/* Back to our own namespaces for whatever we fork later (hooks,
 		 * LeakSanitizer's tracer): only the exec'd child belongs there. */

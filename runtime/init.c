@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "lib/util.h"
 #include "ns/ns.h"
+#include "runtime/commands.h"
 #include "runtime/launch.h"
 #include "runtime/process.h"
 #include "runtime/sync.h"
@@ -179,7 +180,9 @@ static int container_init(struct launch *l, struct uerr *e)
 		return uerr_ret(e);
 	if (l->two_step && (r = enter_namespaces(l, e)) < 0)
 		return r;
-	rc.userns = l->userns || (config_ns(c, CLONE_NEWUSER) != NULL);
+	/* In a user namespace (our own, or the one rootless podman runs us in)
+	 * devices are bound from the host: mknod is not ours to do. */
+	rc.userns = l->userns || config_ns(c, CLONE_NEWUSER) != NULL || G.rootless > 0;
 	if (setresuid(0, 0, 0) < 0 || setresgid(0, 0, 0) < 0)
 		return uerr_sys(e, "becoming root in the container (is uid/gid 0 mapped?)");
 	if ((r = set_names(c, e)) < 0)

@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include "lib/util.h"
 #include "ns/ns.h"
+#include "runtime/commands.h"
 #include "runtime/launch.h"
 #include "runtime/log.h"
 #include "runtime/process.h"
@@ -451,7 +452,7 @@ int launch_create(struct launch *l, struct uerr *e)
 	add_device_rules(l);
 	if ((r = container_new(o->root, o->id, &l->ct, e)) < 0)
 		return r;
-	if ((r = cg_prepare(&l->cg, l->cfg->linux.cgroups_path, o->id, l->cfg->linux.resources, e)) < 0)
+	if ((r = cg_prepare(&l->cg, G.rootless > 0, l->cfg->linux.cgroups_path, o->id, l->cfg->linux.resources, e)) < 0)
 		return r;
 	if (!l->cg.path)
 		log_warn("%s runs without a cgroup of its own: %s is not delegated to uid %u", o->id,

@@ -1,10 +1,12 @@
 /* unirun: argv → global flags → one command. */
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "lib/cleanup.h"
 #include "lib/util.h"
 #include "runtime/commands.h"
 #include "runtime/log.h"
@@ -57,6 +59,17 @@ static void usage(FILE *f)
 static void version(void)
 {
 	printf("unirun version %s\nspec: 1.2.1\ncgroup: v2 only\n", PACKAGE_VERSION);
+}
+
+/* Not in the initial user namespace: our uid_map is not the identity. */
+static bool in_user_namespace(void)
+{
+	_cleanup_free_ char *map = NULL;
+	unsigned long a, b, c;
+
+	if (read_file_at(AT_FDCWD, "/proc/self/uid_map", &map, NULL) < 0)
+		return false;
+	return sscanf(map, "%lu %lu %lu", &a, &b, &c) != 3 || a != 0 || b != 0 || c != 4294967295UL;
 }
 
 int main(int argc, char **argv)
@@ -113,7 +126,11 @@ int main(int argc, char **argv)
 	if (G.systemd_cgroup)
 		return fail("--systemd-cgroup: unirun has no systemd cgroup driver yet; it manages "
 			    "cgroup2 directly (drop the flag)");
-	if (!root_given && getuid() != 0) {
+	if (G.rootless < 0)
+		G.rootless = geteuid() != 0 || in_user_namespace();
+	/* Rootless (also as root of a user namespace, as rootless podman runs
+	 * us): state where the user may write. */
+	if (!root_given && G.rootless) {
 		const char *xdg = getenv("XDG_RUNTIME_DIR");
 		G.root = xdg && *xdg ? xasprintf("%s/unirun", xdg) : xasprintf("/tmp/unirun-%u", getuid());
 	}

@@ -429,3 +429,42 @@ test_tmpfs_with_tmpcopyup() {
 	cfg '.mounts[-1] = {"destination": "/data", "type": "bind", "source": "/tmp", "options": ["bind", "tmpcopyup"]}'
 	assert_failed c2 'tmpcopyup is for tmpfs mounts' rt create c2
 }
+
+# personality, scheduler and nice, seen from inside.
+test_personality_and_scheduler() {
+	cfg '.linux.personality = {"domain": "LINUX32"} | .process.scheduler = {"policy": "SCHED_BATCH", "nice": 7}'
+	set_args sh -c 'uname -m; cut -d" " -f19 /proc/self/stat; grep -E "^policy" /proc/self/sched'
+	run_ok rt run c1 </dev/null || return 1
+	assert_match '^i686$' "$OUT" "uname -m under LINUX32" || return 1
+	assert_match '^7$' "$OUT" "nice" || return 1
+	assert_match '^policy +: +3$' "$OUT" "SCHED_BATCH is policy 3"
+}
+
+# seccomp actions and what the container sees of its filter.
+test_seccomp_actions_and_status() {
+	cfg '.root.readonly = false'
+	cfg '.linux.seccomp = {"defaultAction": "SCMP_ACT_ALLOW", "flags": ["SECCOMP_FILTER_FLAG_LOG"], "syscalls": [
+		{"names": ["mkdir", "mkdirat"], "action": "SCMP_ACT_KILL_PROCESS"},
+		{"names": ["rmdir"], "action": "SCMP_ACT_TRAP"},
+		{"names": ["getcwd"], "action": "SCMP_ACT_LOG"},
+		{"names": ["sethostname"], "action": "SCMP_ACT_ERRNO", "errnoRet": 38}]}'
+	set_args sh -c 'grep -E "^Seccomp(_filters)?:" /proc/self/status; pwd; hostname x 2>&1; true'
+	run_ok rt run c1 </dev/null || return 1
+	assert_match '^Seccomp:	2$' "$OUT" || return 1
+	assert_match '^Seccomp_filters:	1$' "$OUT" || return 1
+	assert_match '^/$' "$OUT" "getcwd under SCMP_ACT_LOG" || return 1
+	assert_match 'Function not implemented|not implemented' "$OUT" "errnoRet 38 (ENOSYS)" || return 1
+	set_args mkdir /x
+	run_rc 159 rt run c2 </dev/null || return 1
+	set_args rmdir /tmp
+	run_rc 159 rt run c3 </dev/null
+}
+
+# execCPUAffinity.final for exec, where the machine has two cpus.
+test_exec_cpu_affinity() {
+	[ "$(nproc)" -ge 2 ] || skip "needs two cpus"
+	start_bg c1 || return 1
+	echo '{"args": ["grep", "Cpus_allowed_list", "/proc/self/status"], "cwd": "/", "execCPUAffinity": {"final": "1"}}' >"$TMP/p.json"
+	run_ok rt exec --process "$TMP/p.json" c1 || return 1
+	assert_match 'Cpus_allowed_list:	1$' "$OUT"
+}

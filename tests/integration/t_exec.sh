@@ -50,6 +50,10 @@ test_exec_errors() {
 	assert_match -- '--user: "nobody"' "$ERR" || return 1
 	run_rc 1 rt exec nosuch true || return 1
 	assert_match 'does not exist' "$ERR" || return 1
+	run_rc 1 rt exec --apparmor unconfined c1 true || return 1
+	assert_match 'process.apparmorProfile: unirun does not apply AppArmor' "$ERR" || return 1
+	run_rc 1 rt exec --process-label system_u:system_r:container_t:s0 c1 true || return 1
+	assert_match 'process.selinuxLabel: unirun does not apply SELinux' "$ERR" || return 1
 	run_ok rt pause c1 || return 1
 	run_rc 1 rt exec c1 true || return 1
 	assert_match 'is paused' "$ERR" || return 1

@@ -73,3 +73,31 @@ test_podman_tty() {
 	assert_match '/dev/pts/0' "$OUT" "podman -it output (stderr: $ERR)" || return 1
 	podman_teardown
 }
+
+# Rootless podman runs unirun inside its own user namespace (as uid 0 there):
+# unirun notices, keeps its state under $XDG_RUNTIME_DIR and binds devices.
+test_rootless_podman() {
+	command -v podman >/dev/null || skip "podman is not installed (tests/deps.sh installs it)"
+	source "$TOP/tests/integration/rootless.sh"
+	rootless_setup || return 1
+	local home=$TMP/rlhome
+	mkdir -p "$home/xdg"
+	chmod 700 "$home/xdg"
+	chown -R "$RL_UID:$RL_GID" "$home"
+	cp "$TOP/tests/.cache/rootfs.tar" "$home/rootfs.tar"
+	chmod 644 "$home/rootfs.tar"
+	rpm() {
+		(cd "$home" && runuser -u "$RL_USER" -- env HOME="$home" XDG_RUNTIME_DIR="$home/xdg" \
+			podman --root "$home/storage" --runroot "$home/run" --storage-driver vfs \
+			--cgroup-manager cgroupfs --events-backend file --runtime "$UNIRUN" "$@")
+	}
+	rpm import -q "$home/rootfs.tar" localhost/busybox:unirun >/dev/null 2>"$TMP/imp.err" ||
+		{ fail "rootless podman import: $(cat "$TMP/imp.err")"; pkill -u "$RL_USER"; return 1; }
+	run_rc 3 rpm run --rm --network none localhost/busybox:unirun sh -c 'echo rootless-podman $(id -u); exit 3'
+	local r=$?
+	[ $r = 0 ] && { assert_eq "rootless-podman 0" "$OUT" || r=1; }
+	[ $r = 0 ] && { [ -d "$home/xdg/unirun" ] || fail "unirun's state is not under \$XDG_RUNTIME_DIR" || r=1; }
+	rpm system reset -f >/dev/null 2>&1
+	pkill -u "$RL_USER" 2>/dev/null
+	return $r
+}

@@ -241,6 +241,11 @@ test_delete_removes_cgroups_the_container_made_itself() {
 	wait_for rt exec c1 test -e /tmp/ready || { cat "$TMP/c1.out"; return 1; }
 	[ -d "$CG2/g$$/c1/leaf/deeper" ] || fail "the container could not make its own cgroups" || return 1
 	assert_eq "0::/leaf/deeper" "$(rt exec c1 sh -c 'cat /proc/$(pidof sleep)/cgroup')" || return 1
+	# Its own cgroup now gives pids to its children: exec joins the init's leaf.
+	run_ok rt exec c1 sh -c 'echo $$ > /sys/fs/cgroup/init/cgroup.procs && echo +pids > /sys/fs/cgroup/cgroup.subtree_control' || return 1
+	assert_eq pids "$(cat "$CG2/g$$/c1/cgroup.subtree_control")" || return 1
+	run_ok rt exec c1 cat /proc/self/cgroup || return 1
+	assert_eq "0::/init" "$OUT" "exec into a cgroup with children" || return 1
 	run_ok rt delete --force c1 || return 1
 	assert_removed
 }
