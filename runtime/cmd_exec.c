@@ -241,6 +241,19 @@ static int exec_child(const struct oci_config *cfg, const struct oci_process *p,
 	return uerr_sys(e, "exec %s", exe);
 }
 
+/*
+ * A parent that stayed in the container's user and pid namespaces (rootless
+ * exec) leaves with _exit: nothing of ours may run at exit there (a
+ * LeakSanitizer tracer would be born in the container's pid namespace).
+ */
+static int leave(int late, int status)
+{
+	if (!(late & CLONE_NEWUSER))
+		return status;
+	fflush(NULL);
+	_exit(status);
+}
+
 /* The cgroup the init is in now, if it lies inside the container's. */
 static int init_leaf(const char *cgroup, pid_t init)
 {
@@ -352,9 +365,9 @@ static int exec_in(struct container *c, struct oci_config *cfg, const struct oci
 	if (o->pid_file && write_pid_file(o->pid_file, pid, &e) < 0)
 		return fail("exec: %s", e.msg);
 	if (o->detach)
-		return 0;
+		return leave(late, 0);
 	flock(c->dirfd, LOCK_UN);
-	return wait_process(pid, o->console_socket ? -1 : master);
+	return leave(late, wait_process(pid, o->console_socket ? -1 : master));
 }
 
 int cmd_exec(int argc, char **argv)
