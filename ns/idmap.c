@@ -19,7 +19,7 @@
 #include "ns/mountapi.h"
 #include "ns/ns.h"
 
-static int write_idmap(pid_t pid, const char *file, const struct oci_idmap *m, size_t n, struct uerr *e)
+int ns_write_idmap(pid_t pid, const char *file, const struct oci_idmap *m, size_t n, struct uerr *e)
 {
 	char buf[4096], path[64];
 	size_t len = 0;
@@ -31,7 +31,7 @@ static int write_idmap(pid_t pid, const char *file, const struct oci_idmap *m, s
 	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, file);
 	if ((r = write_file_at(AT_FDCWD, path, buf, len)) < 0) {
 		errno = -r;
-		return uerr_sys(e, "writing the mount's %s", file);
+		return uerr_sys(e, "writing %s", path);
 	}
 	return 0;
 }
@@ -58,7 +58,7 @@ static int idmap_userns(const struct oci_idmap *u, size_t nu, const struct oci_i
 		close(hold[1]);
 		return uerr_sys(e, "a user namespace for an idmapped mount");
 	}
-	if (write_idmap(pid, "uid_map", u, nu, e) == 0 && write_idmap(pid, "gid_map", g, ng, e) == 0) {
+	if (ns_write_idmap(pid, "uid_map", u, nu, e) == 0 && ns_write_idmap(pid, "gid_map", g, ng, e) == 0) {
 		snprintf(path, sizeof(path), "/proc/%d/ns/user", (int)pid);
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0)

@@ -29,6 +29,8 @@ struct mount_opts {
 int mount_opts_parse(char *const *options, struct mount_opts *o, const char *path, struct uerr *e);
 void mount_opts_free(struct mount_opts *o);
 
+/* ns/idmap.c: write a uid_map or gid_map ("uid_map"/"gid_map") of pid. */
+int ns_write_idmap(pid_t pid, const char *file, const struct oci_idmap *m, size_t n, struct uerr *e);
 /* ns/idmap.c: in the parent, the detached idmapped trees of the mounts that
  * ask for one (-1 for the others); *trees is NULL when none does. */
 int idmap_prepare(const struct oci_config *cfg, int **trees, struct uerr *e);

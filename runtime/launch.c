@@ -108,18 +108,8 @@ static int resolve_paths(struct launch *l, struct uerr *e)
 
 static int write_map(pid_t pid, const char *file, const struct oci_idmap *m, size_t n, struct uerr *e)
 {
-	char buf[4096], path[64];
-	size_t len = 0;
-	int r;
-
-	for (size_t i = 0; i < n && len < sizeof(buf) - 40; i++)
-		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%u %u %u\n", m[i].container_id,
-					m[i].host_id, m[i].size);
-	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, file);
-	if (n && (r = write_file_at(AT_FDCWD, path, buf, len)) < 0) {
-		errno = -r;
-		return uerr_sys(e, "writing %s (linux.%s)", path, !strcmp(file, "uid_map") ? "uidMappings" : "gidMappings");
-	}
+	if (n && ns_write_idmap(pid, file, m, n, e) < 0)
+		return uerr_prefix(e, "linux.%s", !strcmp(file, "uid_map") ? "uidMappings" : "gidMappings");
 	return 0;
 }
 
