@@ -104,6 +104,17 @@ test_rootless_in_a_delegated_cgroup() {
 	local r=$?
 	[ $r = 0 ] && { assert_match "^0::/rl$$/unirun/r1\$" "$OUT" || r=1; }
 	[ $r = 0 ] && { assert_no_match 'without a cgroup' "$ERR" || r=1; }
+	# With a cgroup of its own, pause and resume work rootless too.
+	rl_args sleep 1000
+	if [ $r = 0 ]; then
+		sh -c "echo \$\$ > $d/cgroup.procs && cd $RL_BUNDLE && exec setpriv --reuid=$RL_UID --regid=$RL_GID --clear-groups $UNIRUN --root $TMP/rlroot run -d r2" </dev/null >/dev/null 2>&1 ||
+			fail "run -d in the delegated cgroup" || r=1
+	fi
+	[ $r = 0 ] && { run_ok ru pause r2 || r=1; }
+	[ $r = 0 ] && { assert_eq paused "$(ru state r2 | jq -r .status)" || r=1; }
+	[ $r = 0 ] && { assert_match 'frozen 1' "$(cat "$d/unirun/r2/cgroup.events")" || r=1; }
+	[ $r = 0 ] && { run_ok ru resume r2 || r=1; }
+	[ $r = 0 ] && { run_ok ru delete --force r2 || r=1; }
 	rmdir "$d/unirun" "$d/unirun-self" "$d" 2>/dev/null
 	[ ! -e "$d" ] || fail "cgroups left: $(find "$d" -type d)" || r=1
 	return $r
