@@ -195,3 +195,10 @@ done | median >"$tmp/warm"
 printf 'seccomp  run with a Docker-sized profile: %s ms compiled, %s ms cached (none: %s ms)\n' \
 	"$(ms "$(cat "$tmp/cold")")" "$(ms "$(cat "$tmp/warm")")" "$(ms "${RUN[unirun]}")"
 cp "$tmp/true.json" config.json
+
+# The guest half: memory.peak and the smallest memory.max, all three on cgroup2.
+if command -v qemu-system-x86_64 >/dev/null; then
+	(cd "$top" && tests/vm/run.sh bash tests/bench/guest.sh 2>&1 | grep -vE '^init:|reboot: Power down') || true
+else
+	echo "guest: qemu-system-x86_64 is not installed; memory figures skipped"
+fi
