@@ -190,14 +190,28 @@ bool str_has_prefix(const char *s, const char *prefix)
 	return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
+/*
+ * UTC by arithmetic (days to civil date, H. Hinnant's algorithm): glibc's
+ * gmtime_r and strftime both run tzset, which reads /etc/localtime on every
+ * create for a stamp that has no zone.
+ */
 void format_rfc3339(char *buf, size_t n, const struct timespec *ts)
 {
-	struct tm tm;
-	char base[32];
+	long long secs = ts->tv_sec, days = secs / 86400, rem = secs % 86400;
 
-	gmtime_r(&ts->tv_sec, &tm);
-	strftime(base, sizeof(base), "%Y-%m-%dT%H:%M:%S", &tm);
-	snprintf(buf, n, "%s.%09ldZ", base, ts->tv_nsec);
+	if (rem < 0) {
+		rem += 86400;
+		days--;
+	}
+	long long z = days + 719468, era = (z >= 0 ? z : z - 146096) / 146097;
+	long long doe = z - era * 146097;
+	long long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	long long doy = doe - (365 * yoe + yoe / 4 - yoe / 100), mp = (5 * doy + 2) / 153;
+	long long d = doy - (153 * mp + 2) / 5 + 1, m = mp < 10 ? mp + 3 : mp - 9;
+	long long y = yoe + era * 400 + (m <= 2);
+
+	snprintf(buf, n, "%04lld-%02lld-%02lldT%02lld:%02lld:%02lld.%09ldZ", y, m, d, rem / 3600, rem / 60 % 60,
+		 rem % 60, ts->tv_nsec);
 }
 
 unsigned long long proc_start_time(pid_t pid)

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <sys/mount.h>
 #include <sys/resource.h>
+#include <time.h>
 #include "tests/unit/unit.h"
 #include "lib/util.h"
 #include "spec/config.h"
@@ -263,6 +264,26 @@ static void test_zero_pids_limit_by_version(void)
 	}
 }
 
+/* The hand-made UTC formatting agrees with gmtime over a wide range. */
+static void test_rfc3339_matches_gmtime(void)
+{
+	char mine[64], ref[64];
+	int bad = 0;
+
+	for (long long t = -2000000000LL; t < 5000000000LL; t += 86399LL * 37 + 13) {
+		struct timespec ts = { .tv_sec = (time_t)t, .tv_nsec = 123456789 };
+		struct tm tm;
+		time_t tt = (time_t)t;
+
+		format_rfc3339(mine, sizeof(mine), &ts);
+		gmtime_r(&tt, &tm);
+		strftime(ref, sizeof(ref), "%Y-%m-%dT%H:%M:%S.123456789Z", &tm);
+		if (strcmp(mine, ref) && bad++ < 3)
+			printf("  | %lld: %s != %s\n", t, mine, ref);
+	}
+	CHECK_INT(bad, 0);
+}
+
 static void test_default_spec_parses(void)
 {
 	for (int rootless = 0; rootless < 2; rootless++) {
@@ -350,6 +371,7 @@ int main(void)
 	RUN(test_last_duplicate_key_wins_and_null_is_absent);
 	RUN(test_big_unsigned_values);
 	RUN(test_zero_pids_limit_by_version);
+	RUN(test_rfc3339_matches_gmtime);
 	RUN(test_default_spec_parses);
 	RUN(test_state_round_trip);
 	RUN(test_process_and_resources_documents);
