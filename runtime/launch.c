@@ -369,13 +369,11 @@ static int record_state(struct launch *l, struct uerr *e)
 	/* start and delete parse the saved config only for these. */
 	st->poststart = l->cfg->hooks.n[HOOK_POSTSTART] > 0;
 	st->poststop = l->cfg->hooks.n[HOOK_POSTSTOP] > 0;
-	if (st->saved_config) {
-		_cleanup_free_ char *src = xasprintf("%s/config.json", l->bundle);
+	{
+		/* The very text that was parsed: not read again, so what exec and the
+		 * hooks see is what the container was made from. */
 		_cleanup_free_ char *dst = xasprintf("%s/config.json", l->ct.dir);
-		_cleanup_free_ char *text = NULL;
-		size_t len;
-		if ((r = read_file_at(AT_FDCWD, src, &text, &len)) < 0 ||
-		    (r = write_file_atomic(dst, text, len, 0600)) < 0) {
+		if ((r = write_file_atomic(dst, l->cfg->text, l->cfg->text_len, 0600)) < 0) {
 			free(st);
 			errno = -r;
 			return uerr_sys(e, "saving config.json for the hooks");

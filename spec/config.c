@@ -174,14 +174,19 @@ int config_load(const char *bundle, struct oci_config **out, struct uerr *e)
 {
 	_cleanup_free_ char *path = xasprintf("%s/config.json", bundle);
 	_cleanup_free_ char *text = NULL;
-	int r = read_file_at(AT_FDCWD, path, &text, NULL);
+	size_t len;
+	int r = read_file_at(AT_FDCWD, path, &text, &len);
 
 	if (r < 0) {
 		errno = -r;
 		return uerr_sys(e, "cannot read %s", path);
 	}
 	*out = config_parse(text, "config.json", e);
-	return *out ? 0 : uerr_ret(e);
+	if (!*out)
+		return uerr_ret(e);
+	(*out)->text = TAKE_PTR(text);
+	(*out)->text_len = len;
+	return 0;
 }
 
 void config_free(struct oci_config *cfg)
@@ -191,6 +196,7 @@ void config_free(struct oci_config *cfg)
 	if (cfg->tree)
 		yajl_tree_free(cfg->tree);
 	arena_free(&cfg->arena);
+	free(cfg->text);
 	free(cfg);
 }
 

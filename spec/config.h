@@ -232,10 +232,13 @@ struct oci_config {
 
 	yajl_val tree;
 	struct arena arena;
+	char *text;              /* config_load: the bytes that were parsed */
+	size_t text_len;
 };
 
 /* Parse config.json text. `what` names the source in messages ("config.json"). */
 struct oci_config *config_parse(const char *text, const char *what, struct uerr *e);
+/* Read and parse BUNDLE/config.json, keeping its text (to save it as run). */
 int config_load(const char *bundle, struct oci_config **out, struct uerr *e);
 void config_free(struct oci_config *c);
 
