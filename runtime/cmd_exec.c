@@ -218,11 +218,7 @@ static int exec_child(const struct oci_config *cfg, const struct oci_process *p,
 			return uerr_sys(e, "sync");
 		close(master);
 	}
-	if ((r = proc_rlimits(p, e)) < 0 || (r = proc_sched(p, e)) < 0)
-		return r;
-	if ((r = proc_chdir(p->cwd, e)) < 0)
-		return r;
-	if ((r = proc_find_exe(p, &exe, e)) < 0)
+	if ((r = proc_prepare(p, &exe, e)) < 0)
 		return r;
 	if ((r = proc_become(p, cfg->linux.seccomp ? bpf : NULL, proc_setgroups_allowed(), &notify, e)) < 0)
 		return r;

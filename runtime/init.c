@@ -224,11 +224,7 @@ static int container_init(struct launch *l, struct uerr *e)
 	if (c->linux.personality.given &&
 	    personality(!strcmp(c->linux.personality.domain, "LINUX32") ? PER_LINUX32 : PER_LINUX) < 0)
 		return uerr_sys(e, "linux.personality");
-	if ((r = proc_rlimits(p, e)) < 0 || (r = proc_sched(p, e)) < 0)
-		return r;
-	if ((r = proc_chdir(p->cwd, e)) < 0)
-		return r;
-	if ((r = proc_find_exe(p, &exe, e)) < 0)
+	if ((r = proc_prepare(p, &exe, e)) < 0)
 		return r;
 	if ((r = proc_become(p, c->linux.seccomp ? &l->seccomp : NULL, proc_setgroups_allowed(), &notify, e)) < 0)
 		return r;

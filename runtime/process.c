@@ -63,7 +63,7 @@ static const char *env_get(char *const *env, const char *key)
 	return NULL;
 }
 
-int proc_find_exe(const struct oci_process *p, char **exe, struct uerr *e)
+static int proc_find_exe(const struct oci_process *p, char **exe, struct uerr *e)
 {
 	const char *name = p->args[0];
 	const char *path = env_get(p->env, "PATH");
@@ -128,7 +128,7 @@ int proc_oom_score_adj(const struct oci_process *p, struct uerr *e)
  * /proc/self/fd/N (or a symlink to one) would otherwise land on whatever host
  * directory fd N is (CVE-2024-21626).
  */
-int proc_chdir(const char *cwd, struct uerr *e)
+static int proc_chdir(const char *cwd, struct uerr *e)
 {
 	_cleanup_close_ int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	_cleanup_close_ int fd = -1;
@@ -145,7 +145,7 @@ int proc_chdir(const char *cwd, struct uerr *e)
 	return 0;
 }
 
-int proc_rlimits(const struct oci_process *p, struct uerr *e)
+static int proc_rlimits(const struct oci_process *p, struct uerr *e)
 {
 	for (size_t i = 0; i < p->n_rlimits; i++) {
 		struct rlimit rl = { .rlim_cur = p->rlimits[i].soft, .rlim_max = p->rlimits[i].hard };
@@ -163,7 +163,7 @@ struct sched_attr_k {
 	uint64_t sched_runtime, sched_deadline, sched_period;
 };
 
-int proc_sched(const struct oci_process *p, struct uerr *e)
+static int proc_sched(const struct oci_process *p, struct uerr *e)
 {
 	if (p->scheduler.given) {
 		struct sched_attr_k a = {
@@ -180,6 +180,18 @@ int proc_sched(const struct oci_process *p, struct uerr *e)
 	    syscall(SYS_ioprio_set, IOPRIO_WHO_PROCESS, 0, IOPRIO_PRIO_VALUE(p->io_priority.klass, p->io_priority.priority)) < 0)
 		return uerr_sys(e, "process.ioPriority");
 	return 0;
+}
+
+/* What every process needs before it becomes the container's user: limits,
+ * scheduling, its cwd (inside the root) and the program, found while we can
+ * still read everything. */
+int proc_prepare(const struct oci_process *p, char **exe, struct uerr *e)
+{
+	int r;
+
+	if ((r = proc_rlimits(p, e)) < 0 || (r = proc_sched(p, e)) < 0 || (r = proc_chdir(p->cwd, e)) < 0)
+		return r;
+	return proc_find_exe(p, exe, e);
 }
 
 int proc_drop_bounding(const struct oci_process *p, struct uerr *e)

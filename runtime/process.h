@@ -9,12 +9,10 @@
 
 /* Check names and values that only the host can judge (capability names…). */
 int proc_check(const struct oci_process *p, const char *path, struct uerr *e);
-int proc_find_exe(const struct oci_process *p, char **exe, struct uerr *e);
-int proc_rlimits(const struct oci_process *p, struct uerr *e);
 int proc_oom_score_adj(const struct oci_process *p, struct uerr *e);
 bool proc_setgroups_allowed(void);
-int proc_chdir(const char *cwd, struct uerr *e);
-int proc_sched(const struct oci_process *p, struct uerr *e);
+/* rlimits, scheduler, cwd, the executable: the steps init and exec share. */
+int proc_prepare(const struct oci_process *p, char **exe, struct uerr *e);
 /* setgroups/setgid/setuid keeping the capabilities we are about to set. */
 int proc_identity(const struct oci_process *p, bool setgroups_allowed, struct uerr *e);
 int proc_drop_bounding(const struct oci_process *p, struct uerr *e);
