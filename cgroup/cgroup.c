@@ -247,19 +247,29 @@ int cg_delegate(const struct cgroup *cg, uid_t uid, gid_t gid, struct uerr *e)
 	return 0;
 }
 
-static int events_field(const char *path, const char *key)
+long long cg_keyed_in(const char *buf, const char *key)
 {
-	_cleanup_free_ char *f = xasprintf("%s/cgroup.events", path);
+	size_t n = strlen(key);
+
+	for (const char *p = buf; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+		if (!strncmp(p, key, n) && p[n] == ' ')
+			return atoll(p + n + 1);
+	return -1;
+}
+
+long long cg_keyed(const char *path, const char *file, const char *key)
+{
+	_cleanup_free_ char *f = xasprintf("%s/%s", path, file);
 	_cleanup_free_ char *buf = NULL;
-	char *p;
-	size_t klen = strlen(key);
 
 	if (read_file_at(AT_FDCWD, f, &buf, NULL) < 0)
 		return -1;
-	for (p = buf; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
-		if (!strncmp(p, key, klen) && p[klen] == ' ')
-			return atoi(p + klen + 1);
-	return -1;
+	return cg_keyed_in(buf, key);
+}
+
+static int events_field(const char *path, const char *key)
+{
+	return (int)cg_keyed(path, "cgroup.events", key);
 }
 
 bool cg_populated(const char *path)

@@ -34,6 +34,11 @@ void cg_release(struct cgroup *cg);
 /* chown the cgroup and its delegatable files to uid:gid (cgroupns + userns). */
 int cg_delegate(const struct cgroup *cg, uid_t uid, gid_t gid, struct uerr *e);
 
+/* "key value" lines (cgroup.events, memory.events, cpu.stat…): key's value,
+ * or -1 when absent; cg_keyed reads PATH/FILE first. */
+long long cg_keyed_in(const char *buf, const char *key);
+long long cg_keyed(const char *path, const char *file, const char *key);
+
 /* Wait until cgroup.events says populated 0; timeout_ms < 0 waits forever. */
 int cg_wait_empty(const char *path, int timeout_ms, struct uerr *e);
 bool cg_populated(const char *path);

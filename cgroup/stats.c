@@ -4,21 +4,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include "lib/util.h"
+#include "cgroup/cgroup.h"
 #include "cgroup/stats.h"
 
-/* "key value" lines: the value of key, or -1. */
-long long cg_keyed(const char *path, const char *file, const char *key)
+/* The whole of PATH/FILE, or an empty string: each file is read once. */
+static char *slurp(const char *path, const char *file)
 {
 	_cleanup_free_ char *f = xasprintf("%s/%s", path, file);
-	_cleanup_free_ char *buf = NULL;
-	size_t n = strlen(key);
+	char *buf = NULL;
 
-	if (read_file_at(AT_FDCWD, f, &buf, NULL) < 0)
-		return -1;
-	for (char *p = buf; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
-		if (!strncmp(p, key, n) && p[n] == ' ')
-			return atoll(p + n + 1);
-	return -1;
+	return read_file_at(AT_FDCWD, f, &buf, NULL) < 0 ? xstrdup("") : buf;
 }
 
 /* A single-value file; "max" is -1 too, absent is -2. */
@@ -58,6 +53,7 @@ static void raw_map(yajl_gen g, const char *path, const char *file)
 
 void cg_stats_gen(yajl_gen g, const char *path)
 {
+	_cleanup_free_ char *cpu = slurp(path, "cpu.stat");
 	long long v;
 
 	yajl_gen_map_open(g);
@@ -65,27 +61,28 @@ void cg_stats_gen(yajl_gen g, const char *path)
 	yajl_gen_map_open(g);
 	jg_str(g, "usage");
 	yajl_gen_map_open(g);
-	if ((v = cg_keyed(path, "cpu.stat", "usage_usec")) >= 0)
+	if ((v = cg_keyed_in(cpu, "usage_usec")) >= 0)
 		jg_ki(g, "total", v * 1000);
-	if ((v = cg_keyed(path, "cpu.stat", "user_usec")) >= 0)
+	if ((v = cg_keyed_in(cpu, "user_usec")) >= 0)
 		jg_ki(g, "user", v * 1000);
-	if ((v = cg_keyed(path, "cpu.stat", "system_usec")) >= 0)
+	if ((v = cg_keyed_in(cpu, "system_usec")) >= 0)
 		jg_ki(g, "kernel", v * 1000);
 	yajl_gen_map_close(g);
 	jg_str(g, "throttling");
 	yajl_gen_map_open(g);
-	num(g, "periods", cg_keyed(path, "cpu.stat", "nr_periods"));
-	num(g, "throttledPeriods", cg_keyed(path, "cpu.stat", "nr_throttled"));
-	if ((v = cg_keyed(path, "cpu.stat", "throttled_usec")) >= 0)
+	num(g, "periods", cg_keyed_in(cpu, "nr_periods"));
+	num(g, "throttledPeriods", cg_keyed_in(cpu, "nr_throttled"));
+	if ((v = cg_keyed_in(cpu, "throttled_usec")) >= 0)
 		jg_ki(g, "throttledTime", v * 1000);
 	yajl_gen_map_close(g);
 	yajl_gen_map_close(g);
-	if (single(path, "memory.current") != -2) {
+	if ((v = single(path, "memory.current")) != -2) {
+		_cleanup_free_ char *events = slurp(path, "memory.events");
 		jg_str(g, "memory");
 		yajl_gen_map_open(g);
 		jg_str(g, "usage");
 		yajl_gen_map_open(g);
-		num(g, "usage", single(path, "memory.current"));
+		num(g, "usage", v);
 		num(g, "limit", single(path, "memory.max"));
 		num(g, "max", single(path, "memory.peak"));
 		yajl_gen_map_close(g);
@@ -94,15 +91,15 @@ void cg_stats_gen(yajl_gen g, const char *path)
 		num(g, "usage", single(path, "memory.swap.current"));
 		num(g, "limit", single(path, "memory.swap.max"));
 		yajl_gen_map_close(g);
-		num(g, "oom", cg_keyed(path, "memory.events", "oom"));
-		num(g, "oomKill", cg_keyed(path, "memory.events", "oom_kill"));
+		num(g, "oom", cg_keyed_in(events, "oom"));
+		num(g, "oomKill", cg_keyed_in(events, "oom_kill"));
 		raw_map(g, path, "memory.stat");
 		yajl_gen_map_close(g);
 	}
-	if (single(path, "pids.current") != -2) {
+	if ((v = single(path, "pids.current")) != -2) {
 		jg_str(g, "pids");
 		yajl_gen_map_open(g);
-		num(g, "current", single(path, "pids.current"));
+		num(g, "current", v);
 		v = single(path, "pids.max");
 		jg_ki(g, "limit", v < 0 ? 0 : v);
 		yajl_gen_map_close(g);

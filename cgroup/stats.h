@@ -6,6 +6,5 @@
 /* The "data" object of a stats event: cpu, memory (with peak and oom
  * counts), pids, blkio — each only where its files exist. */
 void cg_stats_gen(yajl_gen g, const char *path);
-long long cg_keyed(const char *path, const char *file, const char *key);
 
 #endif
