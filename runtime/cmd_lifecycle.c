@@ -348,19 +348,14 @@ int cmd_kill(int argc, char **argv)
 		container_close(&c);
 		return fail("kill: container \"%s\" is %s: container not running", id, status_names[s]);
 	}
-	if (all && s == ST_STOPPED && (!has_cgroup(c.st) || access(c.st->cgroup, F_OK) < 0))
+	/* Without a cgroup (rootless, not delegated) --all reaches the init,
+	 * whose pid namespace takes the rest with it on SIGKILL. */
+	bool whole = all && has_cgroup(c.st);
+	if (whole && s == ST_STOPPED && access(c.st->cgroup, F_OK) < 0)
 		r = 0;
-	else if (all && !has_cgroup(c.st) && kill(pid, sig) < 0)
-		/* No cgroup (rootless, not delegated): the init, whose pid
-		 * namespace takes the rest with it on SIGKILL. */
-		r = uerr_sys(&e, "kill %d", pid);
-	else if (all && !has_cgroup(c.st))
-		r = 0;
-	else if (all && sig == SIGKILL)
-		r = cg_kill(c.st->cgroup, &e);
-	else if (all)
-		r = cg_signal_all(c.st->cgroup, sig, &e);
-	else if (kill(pid, sig) < 0)
+	else if (whole)
+		r = sig == SIGKILL ? cg_kill(c.st->cgroup, &e) : cg_signal_all(c.st->cgroup, sig, &e);
+	else if (s != ST_STOPPED && kill(pid, sig) < 0)
 		r = uerr_sys(&e, "kill %d", pid);
 	container_close(&c);
 	return r < 0 ? fail("kill %s: %s", id, e.msg) : 0;
