@@ -102,6 +102,18 @@ static int idmapped_tree(const struct oci_config *cfg, size_t i, bool recursive,
 	return tree;
 }
 
+/* A look at the raw options first: most mounts have nothing to do with this,
+ * and create should not parse every mount's options twice. */
+static bool asks_idmap(const struct oci_mount *m)
+{
+	if (m->n_uid_mappings || m->n_gid_mappings)
+		return true;
+	for (size_t i = 0; m->options && m->options[i]; i++)
+		if (!strcmp(m->options[i], "idmap") || !strcmp(m->options[i], "ridmap"))
+			return true;
+	return false;
+}
+
 int idmap_prepare(const struct oci_config *cfg, int **trees, struct uerr *e)
 {
 	int *t = NULL;
@@ -111,14 +123,13 @@ int idmap_prepare(const struct oci_config *cfg, int **trees, struct uerr *e)
 		const struct oci_mount *m = &cfg->mounts[i];
 		struct mount_opts o;
 
+		if (!asks_idmap(m))
+			continue;
 		if (mount_opts_parse(m->options, &o, "mounts", e) < 0)
 			return uerr_ret(e);
-		bool want = o.idmap || m->n_uid_mappings || m->n_gid_mappings;
 		bool bind = o.bind || (m->type && !strcmp(m->type, "bind"));
 		bool recursive = o.ridmap || (o.recursive_bind && !o.idmap);
 		mount_opts_free(&o);
-		if (!want)
-			continue;
 		if (!bind) {
 			idmap_release(t, i);
 			return uerr_set(e, EINVAL, "mounts[%zu] (%s): only bind mounts can be idmapped", i,

@@ -162,22 +162,22 @@ static int map_ids(struct launch *l, pid_t pid, struct uerr *e)
 	char path[64];
 	int r;
 
-	if (geteuid() != 0 && just_ourselves(x)) {
-		/* The kernel lets us map ourselves once setgroups is denied. */
-		snprintf(path, sizeof(path), "/proc/%d/setgroups", (int)pid);
-		if ((r = write_file_at(AT_FDCWD, path, "deny", 4)) < 0) {
-			errno = -r;
-			return uerr_sys(e, "writing %s", path);
-		}
-	} else if (geteuid() != 0) {
+	if (geteuid() != 0 && !just_ourselves(x)) {
 		if ((r = helper_map("newuidmap", pid, x->uid_mappings, x->n_uid_mappings, "linux.uidMappings", e)) < 0 ||
 		    (r = helper_map("newgidmap", pid, x->gid_mappings, x->n_gid_mappings, "linux.gidMappings", e)) < 0)
 			return r;
-		return sync_send(l->sync[0], SYNC_MAPPED, 0, -1) < 0 ? uerr_sys(e, "sync") : 0;
+	} else {
+		/* Without privileges the kernel lets us map ourselves once
+		 * setgroups is denied. */
+		snprintf(path, sizeof(path), "/proc/%d/setgroups", (int)pid);
+		if (geteuid() != 0 && (r = write_file_at(AT_FDCWD, path, "deny", 4)) < 0) {
+			errno = -r;
+			return uerr_sys(e, "writing %s", path);
+		}
+		if ((r = write_map(pid, "uid_map", x->uid_mappings, x->n_uid_mappings, e)) < 0 ||
+		    (r = write_map(pid, "gid_map", x->gid_mappings, x->n_gid_mappings, e)) < 0)
+			return r;
 	}
-	if ((r = write_map(pid, "uid_map", x->uid_mappings, x->n_uid_mappings, e)) < 0 ||
-	    (r = write_map(pid, "gid_map", x->gid_mappings, x->n_gid_mappings, e)) < 0)
-		return r;
 	return sync_send(l->sync[0], SYNC_MAPPED, 0, -1) < 0 ? uerr_sys(e, "sync") : 0;
 }
 
@@ -238,10 +238,16 @@ static pid_t do_clone3(struct launch *l, int *pidfd)
 	return (pid_t)syscall(SYS_clone3, &args, sizeof(args));
 }
 
+/* The container's state as far as it exists before state.json does. */
+static struct cstate state_now(const struct launch *l)
+{
+	return (struct cstate){ .id = (char *)l->o->id, .pid = l->pid, .bundle = l->bundle,
+				.rootfs = l->rootfs, .created = "", .annotations = l->cfg->annotations };
+}
+
 static char *state_json_now(struct launch *l, const char *status)
 {
-	struct cstate st = { .id = (char *)l->o->id, .pid = l->pid, .bundle = l->bundle,
-			     .rootfs = l->rootfs, .created = "", .annotations = l->cfg->annotations };
+	struct cstate st = state_now(l);
 	yajl_gen g = yajl_gen_alloc(NULL);
 
 	state_gen_oci(g, &st, status, l->pid);
@@ -283,8 +289,7 @@ char *seccomp_process_state(const struct oci_seccomp *sc, const struct cstate *s
 
 static int send_seccomp_fd(struct launch *l, int fd, struct uerr *e)
 {
-	struct cstate st = { .id = (char *)l->o->id, .pid = l->pid, .bundle = l->bundle,
-			     .rootfs = l->rootfs, .created = "", .annotations = l->cfg->annotations };
+	struct cstate st = state_now(l);
 	_cleanup_free_ char *json = seccomp_process_state(l->cfg->linux.seccomp, &st, "creating", l->pid);
 	int r = send_fd_to_path(l->cfg->linux.seccomp->listener_path, fd, json, "linux.seccomp.listenerPath", e);
 
