@@ -32,13 +32,22 @@ int cg_mount(const char **out, struct uerr *e)
 
 int cg_self(char **out, struct uerr *e)
 {
-	_cleanup_free_ char *buf = NULL;
-	char *line;
-	int r = read_file_at(AT_FDCWD, "/proc/self/cgroup", &buf, NULL);
+	return cg_of(0, out, e);
+}
 
-	if (r < 0) {
+int cg_of(pid_t pid, char **out, struct uerr *e)
+{
+	_cleanup_free_ char *buf = NULL;
+	char file[64], *line;
+	int r;
+
+	if (pid)
+		snprintf(file, sizeof(file), "/proc/%d/cgroup", (int)pid);
+	else
+		snprintf(file, sizeof(file), "/proc/self/cgroup");
+	if ((r = read_file_at(AT_FDCWD, file, &buf, NULL)) < 0) {
 		errno = -r;
-		return uerr_sys(e, "reading /proc/self/cgroup");
+		return uerr_sys(e, "reading %s", file);
 	}
 	for (line = buf; line && *line;) {
 		char *nl = strchr(line, '\n');
@@ -51,7 +60,7 @@ int cg_self(char **out, struct uerr *e)
 		}
 		line = nl ? nl + 1 : NULL;
 	}
-	return uerr_set(e, ENOENT, "/proc/self/cgroup has no cgroup2 entry");
+	return uerr_set(e, ENOENT, "%s has no cgroup2 entry", file);
 }
 
 static const char *xasprintf_tmp(const char *a, const char *b)

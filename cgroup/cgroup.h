@@ -22,6 +22,8 @@ struct cgroup {
 int cg_mount(const char **out, struct uerr *e);
 /* The cgroup the calling process is in ("/" or "/a/b"), from /proc/self/cgroup. */
 int cg_self(char **out, struct uerr *e);
+/* The same for another process (0: ourselves). */
+int cg_of(pid_t pid, char **out, struct uerr *e);
 
 /* Resolve linux.cgroupsPath (NULL: the default "<own cgroup>/unirun/<id>"), make
  * the directories, enable exactly the controllers `res` needs from the boundary

@@ -253,17 +253,12 @@ static int leave(int late, int status)
 /* The cgroup the init is in now, if it lies inside the container's. */
 static int init_leaf(const char *cgroup, pid_t init)
 {
-	_cleanup_free_ char *text = NULL, *leaf = NULL;
+	_cleanup_free_ char *rel = NULL, *leaf = NULL;
 	struct uerr e;
 	const char *mount;
-	char path[64], *rel;
 
-	snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)init);
-	if (read_file_at(AT_FDCWD, path, &text, NULL) < 0 || !(rel = strstr(text, "0::/")) ||
-	    cg_mount(&mount, &e) < 0)
+	if (cg_of(init, &rel, &e) < 0 || cg_mount(&mount, &e) < 0)
 		return -1;
-	rel += 3;
-	rel[strcspn(rel, "\n")] = '\0';
 	leaf = xasprintf("%s%s", mount, rel);
 	size_t n = strlen(cgroup);
 	if (strncmp(leaf, cgroup, n) || leaf[n] != '/')
