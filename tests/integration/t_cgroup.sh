@@ -1,9 +1,11 @@
 # The cgroup2 manager on the host's unified mount: controllers per level,
 # cgroupsPath, update, events, device rules.
 
-hugetlb_size() { # hugepages-2048kB → 2MB, as the cgroup files name it
+# The smallest huge page size (a 4 MiB limit rounds down to 0 with 1 GiB pages):
+# hugepages-2048kB → 2MB, as the cgroup files name it.
+hugetlb_size() {
 	local kb
-	kb=$(ls /sys/kernel/mm/hugepages 2>/dev/null | head -n1 | grep -oE '[0-9]+')
+	kb=$(ls /sys/kernel/mm/hugepages 2>/dev/null | grep -oE "[0-9]+" | sort -n | head -n1)
 	[ -n "$kb" ] || return 0
 	if [ "$kb" -ge 1048576 ]; then echo "$((kb / 1048576))GB"; elif [ "$kb" -ge 1024 ]; then echo "$((kb / 1024))MB"; else echo "${kb}KB"; fi
 }

@@ -69,7 +69,9 @@ test_podman_tty() {
 	command -v script >/dev/null || skip "no script(1) to give podman a terminal"
 	local cmd
 	cmd="podman --root $PM_ROOT/root --runroot $PM_ROOT/run --storage-driver overlay --cgroup-manager cgroupfs --events-backend file --runtime $UNIRUN run --rm -it ${PM_RUN[*]} localhost/busybox:unirun tty"
-	run_ok script -qec "$cmd" /dev/null || return 1
+	# script's stdin stays open: at EOF script sends ^D into the terminal,
+	# racing podman's attach when the tests run with stdin at /dev/null.
+	run_ok script -qec "$cmd" /dev/null < <(exec sleep 60) || return 1
 	assert_match '/dev/pts/0' "$OUT" "podman -it output (stderr: $ERR)" || return 1
 	podman_teardown
 }
