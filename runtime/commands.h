@@ -6,6 +6,7 @@
 /* Global flags, runc's. */
 struct globals {
 	const char *root;
+	const char *criu;          /* --criu: the criu binary (default: criu on PATH) */
 	const char *log, *log_format;
 	bool debug, systemd_cgroup;
 	int rootless;  /* -1 auto, 0 false, 1 true */

@@ -217,6 +217,11 @@ static int container_init(struct launch *l, struct uerr *e)
 		if (ask(SYNC_CONSOLE, master, 0, e) < 0)
 			return uerr_ret(e);
 		close(master);
+	} else if (setsid() < 0) {
+		/* Its own session, as with a terminal (and as runc's init does):
+		 * no job control from the caller's, and a session leader inside
+		 * the container, which CRIU needs to checkpoint it. */
+		return uerr_sys(e, "setsid");
 	}
 	if (!l->o->no_new_keyring && syscall(SYS_keyctl, 1 /* JOIN_SESSION_KEYRING */, NULL) < 0 &&
 	    errno != ENOSYS && errno != EACCES && errno != EPERM)

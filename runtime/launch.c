@@ -345,7 +345,7 @@ static int serve_child(struct launch *l, struct uerr *e)
 	}
 }
 
-static int record_state(struct launch *l, struct uerr *e)
+int launch_record(struct launch *l, struct uerr *e)
 {
 	struct cstate *st = xcalloc(1, sizeof(*st));
 	struct timespec now;
@@ -426,10 +426,9 @@ static int delegate_cgroup(struct launch *l, struct uerr *e)
 }
 
 
-int launch_create(struct launch *l, struct uerr *e)
+int launch_begin(struct launch *l, struct uerr *e)
 {
 	const struct launch_opts *o = l->o;
-	_cleanup_free_ char *fifo = NULL;
 	int r;
 
 	l->sync[0] = l->sync[1] = l->fifo_fd = l->pidfd = l->console_master = -1;
@@ -450,7 +449,15 @@ int launch_create(struct launch *l, struct uerr *e)
 	if (!l->cg.path)
 		log_warn("%s runs without a cgroup of its own: %s is not delegated to uid %u", o->id,
 			 l->cg.boundary, (unsigned)geteuid());
-	if ((r = delegate_cgroup(l, e)) < 0)
+	return delegate_cgroup(l, e);
+}
+
+int launch_create(struct launch *l, struct uerr *e)
+{
+	_cleanup_free_ char *fifo = NULL;
+	int r;
+
+	if ((r = launch_begin(l, e)) < 0)
 		return r;
 	fifo = xasprintf("%s/exec.fifo", l->ct.dir);
 	/* Writable by the container's user, whoever that is (it opens it last). */
@@ -463,7 +470,7 @@ int launch_create(struct launch *l, struct uerr *e)
 		return uerr_sys(e, "socketpair");
 	if ((r = idmap_prepare(l->cfg, &l->idmapped, e)) < 0)
 		return r;
-	if (l->cfg->linux.seccomp && (r = seccomp_prepare(l->cfg->linux.seccomp, o->root, &l->seccomp, e)) < 0)
+	if (l->cfg->linux.seccomp && (r = seccomp_prepare(l->cfg->linux.seccomp, l->o->root, &l->seccomp, e)) < 0)
 		return r;
 	l->child = do_clone3(l, &l->pidfd);
 	if (l->child < 0) {
@@ -482,7 +489,7 @@ int launch_create(struct launch *l, struct uerr *e)
 	l->pid = l->child;
 	if ((r = serve_child(l, e)) < 0)
 		return r;
-	return record_state(l, e);
+	return launch_record(l, e);
 }
 
 void launch_free(struct launch *l)

@@ -35,6 +35,12 @@ struct launch {
 
 /* Everything of create up to "created"; returns with the container locked. */
 int launch_create(struct launch *l, struct uerr *e);
+/* The part create and restore share: parse and check the bundle's config,
+ * claim the id, make the cgroup with its limits (and delegate it). */
+int launch_begin(struct launch *l, struct uerr *e);
+/* Save config.json and state.json for l->pid (and the --pid-file), then
+ * reload state.json into l->ct.st: from here the state dir is the truth. */
+int launch_record(struct launch *l, struct uerr *e);
 /* The runtime-spec's containerProcessState JSON sent to a seccomp listener. */
 char *seccomp_process_state(const struct oci_seccomp *sc, const struct cstate *st, const char *status,
 			    pid_t pid);

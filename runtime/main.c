@@ -97,7 +97,7 @@ int main(int argc, char **argv)
 		case 'f': G.log_format = optarg; break;
 		case 'd': G.debug = true; break;
 		case 's': G.systemd_cgroup = true; break;
-		case 'C': break; /* runc's path to criu: libcriu finds its own */
+		case 'C': G.criu = optarg; break;
 		case 'R':
 			if (!strcmp(optarg, "true"))
 				G.rootless = 1;

@@ -95,6 +95,8 @@ char *features_json(void)
 	yajl_gen_map_open(g);
 	jg_kv(g, "io.github.unirun.cgroup", "v2");
 #ifdef HAVE_CRIU
+	jg_kv(g, "org.opencontainers.runc.checkpoint.enabled", "true");
+#else
 	jg_kv(g, "org.opencontainers.runc.checkpoint.enabled", "false");
 #endif
 	yajl_gen_map_close(g);

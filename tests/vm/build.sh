@@ -2,14 +2,15 @@
 # Build (once) what the cgroup2 test guest boots: Debian's 6.1 kernel, taken
 # from its package with `apt-get download` + `dpkg-deb -x` (never installed on
 # the host), and a busybox initramfs holding the modules for virtio-9p,
-# virtio-blk and overlayfs, and what CRIU needs (socket diag, nftables, tun, veth). Cached in tests/.cache/vm; prints that directory.
+# virtio-blk and overlayfs, and what CRIU needs (socket diag, nftables,
+# conntrack netlink, tun, veth). Cached in tests/.cache/vm; prints that directory.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cache=$top/tests/.cache/vm
 mods=(virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev virtio_pci
       netfs fscache 9pnet 9pnet_virtio 9p overlay virtio_blk
       crc32c_generic libcrc32c nfnetlink nf_tables unix_diag inet_diag tcp_diag udp_diag raw_diag
-      netlink_diag af_packet_diag tun veth)
+      netlink_diag af_packet_diag tun veth nf_defrag_ipv4 nf_defrag_ipv6 nf_conntrack nf_conntrack_netlink)
 
 if [ -s "$cache/vmlinuz" ] && [ -s "$cache/initramfs.gz" ] && [ "$cache/initramfs.gz" -nt "$0" ] &&
 	[ "$cache/initramfs.gz" -nt "$top/tests/vm/init" ]; then
