@@ -13,10 +13,12 @@ static const struct {
 } cg_modes[] = { { "soft", CR_CG_SOFT }, { "full", CR_CG_FULL }, { "strict", CR_CG_STRICT },
 		 { "ignore", CR_CG_IGNORE } };
 
+/* Both commands' options, then checkpoint's (O_PARENT..O_PAGESERVER), then
+ * restore's (O_BUNDLE on): the ranges say which command takes which. */
 enum {
-	O_IMAGE = 256, O_WORK, O_PARENT, O_LEAVE, O_PREDUMP, O_TCP, O_EXTUNIX, O_SHELL, O_LOCKS,
-	O_CGMODE, O_EMPTYNS, O_DEDUP, O_STATUSFD, O_PAGESERVER, O_LAZY, O_BUNDLE, O_DETACH, O_PIDFILE,
-	O_CONSOLE, O_NOPIVOT, O_NOSUBREAPER,
+	O_IMAGE = 256, O_WORK, O_TCP, O_EXTUNIX, O_SHELL, O_LOCKS, O_CGMODE, O_EMPTYNS, O_DEDUP, O_LAZY,
+	O_PARENT, O_LEAVE, O_PREDUMP, O_STATUSFD, O_PAGESERVER,
+	O_BUNDLE, O_DETACH, O_PIDFILE, O_CONSOLE, O_NOPIVOT, O_NOSUBREAPER,
 };
 
 int cr_parse(const char *cmd, int argc, char **argv, struct cr_opts *o)

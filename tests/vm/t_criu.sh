@@ -54,3 +54,118 @@ test_checkpoint_stops_and_restore_continues_the_count() {
 	run_ok rt delete --force c1 || return 1
 	assert_nothing_left c1
 }
+
+test_leave_running_then_restore_under_a_new_id() {
+	criu_only
+	counter_bundle
+	start_bg c1 sh -c "$COUNTER" || return 1
+	wait_for count_above 3 || return 1
+	local n0 n1
+	n0=$(count)
+	run_ok rt checkpoint --leave-running --image-path "$TMP/img" c1 || return 1
+	assert_eq running "$(status_of c1)" "status after --leave-running" || return 1
+	n1=$(count)
+	wait_for count_above $((n1 + 3)) || return 1
+	run_ok rt delete --force c1 || return 1
+	# The counter restarts from what it had at the checkpoint: its log
+	# goes back to that point first, so the file ends up out of sequence
+	# only if the restored count started anywhere else.
+	local at
+	at=$(awk 'END { print NR }' "$BUNDLE/rootfs/count.log")
+	restore_bg c2 --image-path "$TMP/img" || return 1
+	assert_eq running "$(status_of c2)" "status of c2" || return 1
+	wait_for count_above "$at" || return 1
+	local first
+	first=$(sed -n "$((at + 1))p" "$BUNDLE/rootfs/count.log")
+	# The dump froze the counter somewhere between n0 and n1.
+	[ "$first" -gt "$n0" ] && [ "$first" -le $((n1 + 1)) ] ||
+		fail "c2 went on from $first, the checkpoint was taken between $n0 and $n1" || return 1
+	grep -qx "$(pid_of c2)" "$(cgroup_dir c2)/cgroup.procs" || fail "c2's init not in $(cgroup_dir c2)" || return 1
+	[ ! -e "$(cgroup_dir c1)" ] || fail "c1's cgroup is back" || return 1
+	run_ok rt delete --force c2 || return 1
+	assert_nothing_left c2
+}
+
+test_pre_dump_then_dump_on_top_of_it() {
+	criu_only
+	counter_bundle
+	start_bg c1 sh -c "$COUNTER" || return 1
+	wait_for count_above 3 || return 1
+	run_ok rt checkpoint --pre-dump --image-path "$TMP/pre" c1 || return 1
+	assert_eq running "$(status_of c1)" "status after --pre-dump" || return 1
+	[ -s "$TMP/pre/pre-dump.log" ] && ls "$TMP/pre"/pagemap-*.img >/dev/null 2>&1 ||
+		fail "pre-dump left no pages in $TMP/pre" || return 1
+	run_ok rt checkpoint --parent-path ../pre --image-path "$TMP/img" c1 || return 1
+	[ "$(readlink "$TMP/img/parent")" = ../pre ] || fail "the dump has no parent link to the pre-dump" || return 1
+	restore_bg c1 --image-path "$TMP/img" || return 1
+	local n1
+	n1=$(count)
+	wait_for count_above $((n1 + 3)) || return 1
+	assert_consecutive
+}
+
+test_tmpfs_and_bind_mounts_come_back() {
+	criu_only
+	counter_bundle
+	mkdir -p "$TMP/hostdir"
+	echo before >"$TMP/hostdir/seen"
+	cfg ".mounts += [{\"destination\": \"/scratch\", \"type\": \"tmpfs\", \"source\": \"tmpfs\"},
+		{\"destination\": \"/data\", \"type\": \"bind\", \"source\": \"$TMP/hostdir\", \"options\": [\"rbind\"]}]"
+	start_bg c1 sh -c "echo kept >/scratch/x; $COUNTER" || return 1
+	wait_for count_above 2 || return 1
+	run_ok rt checkpoint --image-path "$TMP/img" c1 || return 1
+	restore_bg c1 --image-path "$TMP/img" || return 1
+	run_ok rt exec c1 cat /scratch/x || return 1
+	assert_eq kept "$OUT" "the tmpfs's contents after restore" || return 1
+	echo after >"$TMP/hostdir/new"
+	run_ok rt exec c1 cat /data/seen /data/new || return 1
+	assert_eq "before
+after" "$OUT" "the bind mount after restore" || return 1
+	run_ok rt exec c1 grep -c " /scratch tmpfs " /proc/self/mounts || return 1
+	assert_eq 1 "$OUT" "/scratch is a tmpfs again"
+}
+
+test_limits_come_back_in_the_new_cgroup() {
+	criu_only
+	counter_bundle
+	cfg ".linux.cgroupsPath = \"/g$$/c1\" | .linux.resources = {\"memory\": {\"limit\": 67108864}, \"pids\": {\"limit\": 32}}"
+	start_bg c1 sh -c "$COUNTER" || return 1
+	wait_for count_above 2 || return 1
+	run_ok rt checkpoint --image-path "$TMP/img" c1 || return 1
+	[ ! -e "$CG2/g$$/c1" ] || [ "$(cat "$CG2/g$$/c1/cgroup.procs")" = "" ] || fail "processes left in c1's cgroup" || return 1
+	run_ok rt delete c1 || return 1
+	[ ! -e "$CG2/g$$" ] || fail "c1's cgroup was not removed" || return 1
+	restore_bg c1 --image-path "$TMP/img" || return 1
+	local cg=$CG2/g$$/c1
+	assert_eq 67108864 "$(cat "$cg/memory.max")" "memory.max after restore" || return 1
+	assert_eq 32 "$(cat "$cg/pids.max")" "pids.max after restore" || return 1
+	assert_eq "memory pids" "$(cat "$CG2/g$$/cgroup.subtree_control")" "controllers enabled above c1" || return 1
+	local pid
+	pid=$(pid_of c1)
+	grep -qx "$pid" "$cg/cgroup.procs" || fail "restored init $pid not in $cg" || return 1
+	assert_eq "0::/g$$/c1" "$(grep ^0:: /proc/$pid/cgroup)" "the init's cgroup" || return 1
+	run_ok rt delete --force c1 || return 1
+	[ ! -e "$CG2/g$$" ] || fail "cgroup $CG2/g$$ left behind"
+}
+
+# A connection inside the container: a client ticking into a listener.
+# (busybox nc quits at EOF on its stdin: the listener reads a sleep.)
+TCP='sleep 100000 | nc -l -p 9000 >/got & sleep 0.3; while :; do echo tick; sleep 0.1; done | nc 127.0.0.1 9000'
+ticks() { wc -l <"$BUNDLE/rootfs/got" 2>/dev/null || echo 0; }
+ticks_above() { [ "$(ticks)" -gt "$1" ]; }
+
+test_established_tcp_needs_the_flag_and_then_survives() {
+	criu_only
+	counter_bundle
+	cfg '.process.capabilities.effective += ["CAP_NET_ADMIN"] | .process.capabilities.bounding += ["CAP_NET_ADMIN"] | .process.capabilities.permitted += ["CAP_NET_ADMIN"]'
+	start_bg c1 sh -c "ip link set lo up; $TCP" || return 1
+	wait_for ticks_above 2 || return 1
+	run_rc 1 rt checkpoint --image-path "$TMP/img0" c1 || return 1
+	assert_match "criu dump failed: .*dump.log: .*(TCP|tcp)" "$ERR" "checkpoint without --tcp-established" || return 1
+	assert_eq running "$(status_of c1)" "status after the failed checkpoint" || return 1
+	run_ok rt checkpoint --tcp-established --image-path "$TMP/img" c1 || return 1
+	local n
+	n=$(ticks)
+	restore_bg c1 --tcp-established --image-path "$TMP/img" || return 1
+	wait_for ticks_above $((n + 3)) || return 1
+}
