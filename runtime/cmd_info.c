@@ -337,8 +337,20 @@ const char *cmd_usage(const char *name)
 			    "Change the resource limits of a container.\n" },
 		{ "events", "usage: unirun events [--stats] [--interval DURATION] ID\n"
 			    "Print stats once (--stats) or a stream of JSON events.\n" },
-		{ "checkpoint", "usage: unirun checkpoint [--image-path DIR] [--leave-running] ID\n" },
-		{ "restore", "usage: unirun restore [--image-path DIR] [--bundle DIR] [--detach] ID\n" },
+		{ "checkpoint", "usage: unirun checkpoint [--image-path DIR] [--work-path DIR] [--parent-path DIR]\n"
+				"                         [--leave-running] [--pre-dump] [--tcp-established]\n"
+				"                         [--ext-unix-sk] [--shell-job] [--file-locks] [--auto-dedup]\n"
+				"                         [--manage-cgroups-mode soft|full|strict|ignore]\n"
+				"                         [--empty-ns network] [--status-fd FD] ID\n"
+				"Checkpoint a running container with CRIU into --image-path (default ./checkpoint);\n"
+				"it is frozen through cgroup.freeze and, without --leave-running, stopped.\n" },
+		{ "restore", "usage: unirun restore [--image-path DIR] [--work-path DIR] [--bundle DIR] [--detach]\n"
+			     "                      [--pid-file FILE] [--no-pivot] [--tcp-established]\n"
+			     "                      [--ext-unix-sk] [--shell-job] [--file-locks] [--auto-dedup]\n"
+			     "                      [--manage-cgroups-mode soft|full|strict|ignore]\n"
+			     "                      [--empty-ns network] ID\n"
+			     "Restore a checkpoint as container ID (any id) into its own new cgroup, with the\n"
+			     "bundle's limits; without --detach wait for it like run.\n" },
 	};
 	for (size_t i = 0; i < sizeof(u) / sizeof(u[0]); i++)
 		if (!strcmp(u[i].name, name))

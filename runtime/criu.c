@@ -60,7 +60,7 @@ static char *criu_log_error(const char *dir, const char *log)
 	char *last = NULL, *line, *save;
 
 	if (read_file_at(AT_FDCWD, path, &text, NULL) < 0)
-		return xasprintf("see %s", path);
+		return xasprintf("it wrote no %s", path);
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
 		if (!last && (strstr(line, "Error (") || strstr(line, "Error:")))
 			last = line;
@@ -74,7 +74,8 @@ static int criu_failed(int r, const char *what, const char *work, const char *lo
 	/* libcriu: -ECOMM when criu could not be run or talked to, -EBADE
 	 * when it ran and failed. */
 	if (r == -ECOMM)
-		return uerr_set(e, ECOMM, "%s: could not run criu (is it installed? --criu names it): %s", what, why);
+		return uerr_set(e, ECOMM, "%s: criu ended without an answer (is it installed? --criu names it): %s",
+				what, why);
 	return uerr_set(e, r < 0 ? -r : EIO, "%s failed: %s", what, why);
 }
 

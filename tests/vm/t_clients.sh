@@ -37,3 +37,26 @@ test_ctr_memory_limit_is_enforced() {
 	assert_match 'memory\.usage_limit +33554432' "$OUT" "ctr task metrics" || return 1
 	run_rc 137 c task exec --exec-id e1 c1 dd if=/dev/zero of=/dev/null bs=48M count=1
 }
+
+# podman's checkpoint and restore call unirun's (conmon runs the restore,
+# with new pipes for the container's output): the count goes on in the log.
+test_podman_checkpoint_and_restore() {
+	guest_only
+	command -v criu >/dev/null || skip "criu is not installed (tests/deps.sh installs it)"
+	podman_setup || return 1
+	local id n
+	id=$(pm run -d "${PM_RUN[@]}" localhost/busybox:unirun \
+		sh -c 'i=0; while :; do i=$((i+1)); echo $i; sleep 0.1; done') || fail "podman run -d" || return 1
+	logs_above() { [ "$(pm logs "$id" 2>/dev/null | tail -n1)" -gt "$1" ]; }
+	wait_for logs_above 5 || return 1
+	run_ok pm container checkpoint "$id" || return 1
+	assert_eq exited "$(pm inspect -f '{{.State.Status}}' "$id")" "podman's status after checkpoint" || return 1
+	n=$(pm logs "$id" | tail -n1)
+	run_ok pm container restore "$id" || return 1
+	assert_eq running "$(pm inspect -f '{{.State.Status}}' "$id")" "podman's status after restore" || return 1
+	wait_for logs_above $((n + 3)) || return 1
+	local bad
+	bad=$(pm logs "$id" | awk 'NR != $1 { print NR ": " $1; exit }')
+	[ -z "$bad" ] || fail "the log is out of sequence at line $bad: the count did not go on" || return 1
+	run_ok pm rm -f -t 0 "$id"
+}

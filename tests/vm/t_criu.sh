@@ -169,3 +169,44 @@ test_established_tcp_needs_the_flag_and_then_survives() {
 	restore_bg c1 --tcp-established --image-path "$TMP/img" || return 1
 	wait_for ticks_above $((n + 3)) || return 1
 }
+
+lo_flags() { rt exec "$1" ip -o link show lo | grep -oE '<[^>]*>'; }
+
+test_empty_ns_network_leaves_the_network_namespace_empty() {
+	criu_only
+	counter_bundle
+	cfg '.process.capabilities.effective += ["CAP_NET_ADMIN"] | .process.capabilities.bounding += ["CAP_NET_ADMIN"] | .process.capabilities.permitted += ["CAP_NET_ADMIN"]'
+	start_bg c1 sh -c "ip link set lo up; $COUNTER" || return 1
+	wait_for count_above 2 || return 1
+	assert_match 'UP' "$(lo_flags c1)" "lo before" || return 1
+	# Dumped whole, the network namespace comes back as it was...
+	run_ok rt checkpoint --image-path "$TMP/img" c1 || return 1
+	restore_bg c1 --image-path "$TMP/img" || return 1
+	assert_match 'UP' "$(lo_flags c1)" "lo after a plain restore" || return 1
+	# ...and with --empty-ns network it is new and empty, for the caller to set up.
+	run_ok rt checkpoint --empty-ns network --image-path "$TMP/img2" c1 || return 1
+	restore_bg c1 --empty-ns network --image-path "$TMP/img2" || return 1
+	assert_no_match 'UP' "$(lo_flags c1)" "lo after --empty-ns network" || return 1
+	local n
+	n=$(count)
+	wait_for count_above $((n + 2))
+}
+
+test_a_failed_restore_names_the_log_and_leaves_nothing() {
+	criu_only
+	counter_bundle
+	start_bg c1 sh -c "$COUNTER" || return 1
+	wait_for count_above 2 || return 1
+	run_ok rt checkpoint --image-path "$TMP/img" c1 || return 1
+	cp -a "$TMP/img" "$TMP/img2"
+	: >"$TMP/img"/core-1.img
+	run_rc 1 rt restore --detach --image-path "$TMP/img" c2 </dev/null || return 1
+	assert_match 'restore c2: criu restore failed: .*/img/restore.log: .*Error' "$ERR" || return 1
+	assert_nothing_left c2 || return 1
+	# Without its process tree CRIU gives up before it logs anything.
+	rm -f "$TMP/img2"/pstree.img
+	run_rc 1 rt restore --detach --image-path "$TMP/img2" c2 </dev/null || return 1
+	assert_match 'restore c2: criu restore: criu ended without an answer' "$ERR" || return 1
+	assert_nothing_left c2 || return 1
+	assert_eq stopped "$(status_of c1)" "c1, still checkpointed"
+}
