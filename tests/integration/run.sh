@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Run the integration tests: every test_* function of every t_*.sh in this
 # directory or $INTEGRATION_DIR (or those named in $INTEGRATION_TESTS as file
-# or file:function), each in a fresh
+# or file:function; INTEGRATION_DIR may name several directories), each in a fresh
 # subshell with its own bundle and state root. Prints TAP-like lines and
 # `integration: N passed, N failed, N skipped`.
 set -u
@@ -24,7 +24,8 @@ selected() { # file func
 	done
 	return 1
 }
-for file in "${INTEGRATION_DIR:-$here}"/t_*.sh; do
+# INTEGRATION_DIR may name several directories, separated by spaces.
+for file in $(for d in ${INTEGRATION_DIR:-$here}; do ls "$d"/t_*.sh; done); do
 	name=$(basename "$file" .sh)
 	for fn in $(bash -c "source '$here/lib.sh'; source '$file'; declare -F" | awk '{print $3}' | grep '^test_' | grep -v '^test_setup$\|^test_teardown$'); do
 		selected "$name" "$fn" || continue
