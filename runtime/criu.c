@@ -42,9 +42,9 @@ static void criu_optsp_free(criu_optsp *o)
 #define _cleanup_criu_ __attribute__((cleanup(criu_optsp_free)))
 
 /*
- * libcriu 3.17 has no setter for empty_ns or status_fd. Its criu_opts begins
- * with the CriuOpts request it sends (lib/c/criu.c, unchanged since 2.x), so
- * those two fields are set there.
+ * libcriu 3.17 has no setter for empty_ns. Its criu_opts begins with the
+ * CriuOpts request it sends (lib/c/criu.c, unchanged since 2.x), so the
+ * field is set there.
  */
 static CriuOpts *criu_rpc(criu_opts *o)
 {
@@ -114,10 +114,6 @@ static int cr_common(criu_opts **out, const struct cr_opts *o, int img, int work
 	if (o->empty_ns) {
 		criu_rpc(co)->has_empty_ns = true;
 		criu_rpc(co)->empty_ns = o->empty_ns;
-	}
-	if (o->status_fd >= 0) {
-		criu_rpc(co)->has_status_fd = true;
-		criu_rpc(co)->status_fd = o->status_fd;
 	}
 	return 0;
 }
@@ -364,10 +360,18 @@ static int do_checkpoint(const struct cr_opts *o, struct container *c, struct ue
 			     (r = save_in_images(o->image_path, STDIO_FILE, stdio, e)) < 0))
 		goto out;
 	r = o->pre_dump ? criu_local_pre_dump(co) : criu_local_dump(co);
-	if (r < 0)
+	if (r < 0) {
 		r = criu_failed(r, o->pre_dump ? "criu pre-dump" : "criu dump", o->work_path, log, e);
-	else
-		r = 0;
+		goto out;
+	}
+	r = 0;
+	/* runc's --status-fd gets a NUL once the images are ready; without lazy
+	 * pages (refused) that is when the dump is done. */
+	if (o->status_fd >= 0) {
+		if (write(o->status_fd, "", 1) != 1)
+			r = uerr_sys(e, "--status-fd %d", o->status_fd);
+		close(o->status_fd);
+	}
 out:
 	config_free(cfg);
 	return r;

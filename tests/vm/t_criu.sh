@@ -210,3 +210,20 @@ test_a_failed_restore_names_the_log_and_leaves_nothing() {
 	assert_nothing_left c2 || return 1
 	assert_eq stopped "$(status_of c1)" "c1, still checkpointed"
 }
+
+test_foreground_restore_waits_and_returns_the_status() {
+	criu_only
+	counter_bundle
+	start_bg c1 sh -c 'i=0; while [ $i -lt 40 ]; do i=$((i+1)); echo $i >>/count.log; sleep 0.1; done; exit 7' || return 1
+	wait_for count_above 2 || return 1
+	# --status-fd gets a NUL when the images are ready.
+	rt checkpoint --status-fd 3 --image-path "$TMP/img" c1 3>"$TMP/status" 2>"$TMP/err" ||
+		fail "checkpoint: $(cat "$TMP/err")" || return 1
+	assert_eq "00" "$(od -An -tx1 "$TMP/status" | tr -d ' ')" "what --status-fd got" || return 1
+	local rc=0
+	rt restore --image-path "$TMP/img" c1 </dev/null >"$TMP/fg.out" 2>&1 || rc=$?
+	assert_eq 7 "$rc" "restore's exit status (output: $(cat "$TMP/fg.out"))" || return 1
+	assert_eq 40 "$(count)" "the count at the end" || return 1
+	assert_consecutive || return 1
+	assert_nothing_left c1
+}
