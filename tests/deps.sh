@@ -4,7 +4,7 @@
 set -euo pipefail
 pkgs=(build-essential autoconf automake pkg-config libseccomp-dev libyajl-dev libcap-dev
       libprotobuf-c-dev criu busybox-static jq uidmap qemu-system-x86 cpio kmod iproute2 procps
-      podman conmon containerd)
+      podman conmon containerd strace)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,7 +1,10 @@
-/* seccompagent SOCKET COUNT: a seccomp notify agent for tests. For each of
- * COUNT connections on the unix socket, print the containerProcessState JSON
- * that came with the fd, then answer every notified syscall as a success
- * returning 0 (without doing it) until the filter's processes are gone. */
+/* seccompagent SOCKET COUNT [DELAY_MS]: a seccomp notify agent for tests. For
+ * each of COUNT connections on the unix socket, print the
+ * containerProcessState JSON that came with the fd, then answer every
+ * notified syscall as a success returning 0 (without doing it) until the
+ * filter's processes are gone. With DELAY_MS it waits that long before each
+ * answer and then prints whether the request is still valid (a signal to
+ * the caller cancels it unless the filter has WAIT_KILLABLE_RECV). */
 #include <errno.h>
 #include <linux/seccomp.h>
 #include <stdio.h>
@@ -11,6 +14,8 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
+
+static int delay_ms;
 
 static void serve(int fd)
 {
@@ -26,6 +31,11 @@ static void serve(int fd)
 		}
 		printf("notified syscall %d from pid %u\n", req.data.nr, req.pid);
 		fflush(stdout);
+		if (delay_ms) {
+			usleep((useconds_t)delay_ms * 1000);
+			printf("valid=%d\n", ioctl(fd, SECCOMP_IOCTL_NOTIF_ID_VALID, &req.id) == 0);
+			fflush(stdout);
+		}
 		memset(&resp, 0, sizeof(resp));
 		resp.id = req.id;
 		resp.val = 0;
@@ -40,9 +50,10 @@ int main(int argc, char **argv)
 	char buf[65536], cbuf[CMSG_SPACE(sizeof(int))];
 	int s, count;
 
-	if (argc != 3 || strlen(argv[1]) >= sizeof(sa.sun_path))
+	if (argc < 3 || argc > 4 || strlen(argv[1]) >= sizeof(sa.sun_path))
 		return 2;
 	count = atoi(argv[2]);
+	delay_ms = argc == 4 ? atoi(argv[3]) : 0;
 	strcpy(sa.sun_path, argv[1]);
 	s = socket(AF_UNIX, SOCK_STREAM, 0);
 	unlink(argv[1]);
